@@ -1,0 +1,204 @@
+"""Every private torch import fusioncut makes, in one place.
+
+fusioncut supports ``torch>=2.8,<2.15`` (tested on 2.13). The private APIs below have moved
+or changed between releases; each one is resolved lazily, at the time of use, so that
+``import fusioncut`` never fails on an unsupported torch, and a missing symbol raises an
+``ImportError`` that names the torch version and the symbol.
+
+    symbol                          where (torch 2.8 .. 2.14)
+    ----------------------------    ------------------------------------------------------
+    partitioner helpers             torch._functorch.partitioners
+    raise_getitems                  torch._functorch.compile_utils
+    _is_primal / _is_tangent / ...  torch._functorch._aot_autograd.utils (re-exported by
+                                    torch._functorch.partitioners)
+    saved-output descriptors        torch._functorch._aot_autograd.descriptors (>=2.9)
+    _LazyGraphModule                torch.fx._lazy_graph_module
+    symbol binding helpers          torch.fx.experimental.symbolic_shapes
+    CustomPartitionerFn             torch._inductor.custom_graph_pass (>=2.8)
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib
+from typing import Any
+
+import torch
+
+SUPPORTED_MIN = (2, 8)
+SUPPORTED_MAX_EXCLUSIVE = (2, 15)
+
+
+def torch_version() -> tuple[int, int]:
+    """``(major, minor)`` of the running torch."""
+    major, minor = torch.__version__.split("+")[0].split(".")[:2]
+    return int(major), int(minor)
+
+
+def is_supported_torch() -> bool:
+    return SUPPORTED_MIN <= torch_version() < SUPPORTED_MAX_EXCLUSIVE
+
+
+@functools.lru_cache(maxsize=None)
+def _require(module: str, name: str, since: tuple[int, int] = SUPPORTED_MIN) -> Any:
+    """Import ``module.name`` or raise an ImportError naming torch's version and the symbol."""
+    version = torch.__version__
+    if torch_version() < since:
+        raise ImportError(
+            f"fusioncut: {module}.{name} needs torch>={since[0]}.{since[1]}, "
+            f"but torch {version} is installed"
+        )
+    try:
+        return getattr(importlib.import_module(module), name)
+    except (ImportError, AttributeError) as e:
+        raise ImportError(
+            f"fusioncut: torch {version} has no {module}.{name} (fusioncut supports "
+            f"torch>={SUPPORTED_MIN[0]}.{SUPPORTED_MIN[1]},"
+            f"<{SUPPORTED_MAX_EXCLUSIVE[0]}.{SUPPORTED_MAX_EXCLUSIVE[1]})"
+        ) from e
+
+
+_PARTITIONERS = "torch._functorch.partitioners"
+_AOT_UTILS = "torch._functorch._aot_autograd.utils"
+
+
+# --- torch's partitioner (reference path and fallback) --------------------------------------
+
+
+def min_cut_rematerialization_partition() -> Any:
+    return _require(_PARTITIONERS, "min_cut_rematerialization_partition")
+
+
+def default_partition() -> Any:
+    return _require(_PARTITIONERS, "default_partition")
+
+
+def extract_fwd_bwd_modules() -> Any:
+    return _require(_PARTITIONERS, "_extract_fwd_bwd_modules")
+
+
+def functionalize_rng_ops() -> Any:
+    return _require(_PARTITIONERS, "functionalize_rng_ops")
+
+
+def reordering_to_mimic_autograd_engine() -> Any:
+    return _require(_PARTITIONERS, "reordering_to_mimic_autograd_engine")
+
+
+def thread_graphsafe_rng_from_hops() -> Any:
+    return _require(_PARTITIONERS, "thread_graphsafe_rng_from_hops", since=(2, 9))
+
+
+def raise_getitems() -> Any:
+    return _require("torch._functorch.compile_utils", "raise_getitems")
+
+
+def must_recompute() -> Any:
+    return _require(_PARTITIONERS, "must_recompute")
+
+
+def must_be_in_forward() -> Any:
+    return _require(_PARTITIONERS, "_must_be_in_forward")
+
+
+def must_be_in_backward() -> Any:
+    return _require(_PARTITIONERS, "_must_be_in_backward")
+
+
+def is_backward_state() -> Any:
+    return _require(_PARTITIONERS, "_is_backward_state")
+
+
+def is_primal() -> Any:
+    return _require(_AOT_UTILS, "_is_primal")
+
+
+def is_tangent() -> Any:
+    return _require(_AOT_UTILS, "_is_tangent")
+
+
+def is_fwd_seed_offset() -> Any:
+    return _require(_AOT_UTILS, "_is_fwd_seed_offset")
+
+
+def is_bwd_seed_offset() -> Any:
+    return _require(_AOT_UTILS, "_is_bwd_seed_offset")
+
+
+def is_opaque_node() -> Any:
+    return _require("torch._functorch._aot_autograd.graph_compile", "is_opaque_node", (2, 10))
+
+
+def is_sym_node() -> Any:
+    return _require("torch.fx.experimental.proxy_tensor", "is_sym_node")
+
+
+def fake_script_object() -> Any:
+    return _require("torch._library.fake_class_registry", "FakeScriptObject")
+
+
+def functorch_config() -> Any:
+    return importlib.import_module("torch._functorch.config")
+
+
+def inductor_config() -> Any:
+    return importlib.import_module("torch._inductor.config")
+
+
+# --- output descriptors (torch >= 2.9 records what each graph output is) ---------------------
+
+
+def saved_for_backwards_desc(index: int, no_vc_check: bool) -> Any:
+    """The descriptor AOTAutograd expects on a saved forward output, or None before 2.9."""
+    if torch_version() < (2, 9):
+        return None
+    descriptors = "torch._functorch._aot_autograd.descriptors"
+    name = "SavedForBackwardsNoVcCheckAOTOutput" if no_vc_check else "SavedForBackwardsAOTOutput"
+    return _require(descriptors, name, since=(2, 9))(index)
+
+
+# --- symbolic shapes ------------------------------------------------------------------------
+
+
+def is_symbol_binding_fx_node() -> Any:
+    return _require("torch.fx.experimental.symbolic_shapes", "is_symbol_binding_fx_node")
+
+
+def find_symbol_binding_fx_nodes() -> Any:
+    return _require("torch.fx.experimental.symbolic_shapes", "find_symbol_binding_fx_nodes")
+
+
+def free_symbols() -> Any:
+    return _require("torch.fx.experimental.symbolic_shapes", "free_symbols")
+
+
+# --- graph modules --------------------------------------------------------------------------
+
+
+def lazy_graph_module_cls() -> type:
+    """``_LazyGraphModule``: a GraphModule that generates Python code only on first use."""
+    return _require("torch.fx._lazy_graph_module", "_LazyGraphModule")
+
+
+def dce_impure_random() -> bool:
+    """Whether ``Graph.eliminate_dead_code`` treats random ops as impure right now."""
+    tracing_context = _require("torch._guards", "TracingContext")
+    if tracing_context.try_get():
+        return bool(inductor_config().fallback_random)
+    return True
+
+
+def activation_quantization_enabled() -> bool:
+    options = inductor_config().post_grad_fusion_options
+    return options.get("activation_quantization_aten_pass", None) is not None
+
+
+def activation_offloading_enabled() -> bool:
+    return bool(getattr(functorch_config(), "enable_activation_offloading", False))
+
+
+# --- Inductor -------------------------------------------------------------------------------
+
+
+def custom_partitioner_fn_base() -> type:
+    return _require("torch._inductor.custom_graph_pass", "CustomPartitionerFn", since=(2, 8))

@@ -1,0 +1,567 @@
+"""Forward and backward GraphModules from a joint graph and a saved set.
+
+``build_modules`` produces exactly the calling convention of torch's
+``_extract_fwd_bwd_modules`` plus the post-processing ``min_cut_rematerialization_partition``
+applies (RNG functionalization, autograd-engine reordering of the backward, getitem raising,
+graph-safe RNG threading through ``invoke_subgraph``):
+
+    forward (primals..., fwd_seed_offsets...)
+        -> (*fwd_outputs, *saved_tensors_vc_check, *saved_tensors_no_vc_check, *saved_symints)
+    backward (*saved_symints, *saved_tensors, *tangents, *bwd_seed_offsets)
+        -> (*bwd_outputs)
+
+It builds each output graph ONCE. torch copies the joint graph four times, then reorders and
+regenerates Python code for each copy; here one forward walk over the joint graph decides which
+nodes are computable from a graph's inputs (``_valid``), one reverse walk decides which are
+needed (``_live``, the same answer as ``Graph.eliminate_dead_code``), the backward's emission
+order (autograd-engine order, getitems right after their producer) is computed on node lists,
+and then every kept node is ``node_copy``-ed into a fresh ``fx.Graph`` in that order. The
+GraphModules are ``_LazyGraphModule``s: their Python code is generated only if somebody calls
+or prints them (Inductor compiles from the graph and never does).
+
+    joint nodes (topological)   ──valid/live walks──>  keep[i]  ──order──>  fx.Graph.node_copy
+         │                                                                       │
+         └── placeholders: the inputs, in the convention order ──────────────────┘
+
+Rare constructs this fast path does not model (collectives, opaque objects, BackwardState,
+activation quantization/offloading, forward outputs that alias a backward-only mutation) are
+built by the reference path: torch's own ``_extract_fwd_bwd_modules`` + post-processing, called
+through ``_torch_compat``. The reference path is also what the tests compare against.
+
+Random ops: a random op that lands in both graphs must draw the same numbers twice. torch
+functionalizes the RNG state only for ops tagged ``must_recompute`` (activation checkpointing);
+``build_modules`` does the same through torch's ``functionalize_rng_ops`` and raises
+``EmitError`` for an untagged random op that would run in both graphs, so the decision layer
+must never recompute an untagged random op (it falls back instead).
+"""
+
+from __future__ import annotations
+
+import operator
+from collections.abc import Sequence
+from typing import Any
+
+import torch
+import torch.fx as fx
+
+from fusioncut import _torch_compat as tc
+
+__all__ = ["EmitError", "build_modules", "build_modules_reference"]
+
+
+class EmitError(ValueError):
+    """The saved set cannot be turned into a correct forward/backward pair."""
+
+
+# --- helpers on joint-graph nodes -----------------------------------------------------------
+
+
+def _outputs_and_descs(joint_module: fx.GraphModule, num_fwd_outputs: int):
+    output_node = next(iter(joint_module.graph.find_nodes(op="output")))
+    outputs = list(torch.utils._pytree.arg_tree_leaves(*output_node.args))
+    descs = output_node.meta.get("desc", None)
+    descs = list(torch.utils._pytree.arg_tree_leaves(descs)) if descs is not None else None
+    if descs is None or len(descs) != len(outputs):
+        descs = [None] * len(outputs)
+    if not 0 <= num_fwd_outputs <= len(outputs):
+        raise ValueError(
+            f"build_modules: num_fwd_outputs = {num_fwd_outputs} is out of range "
+            f"[0, {len(outputs)}] (the joint graph has {len(outputs)} outputs)"
+        )
+    return (
+        outputs[:num_fwd_outputs],
+        outputs[num_fwd_outputs:],
+        descs[:num_fwd_outputs],
+        descs[num_fwd_outputs:],
+    )
+
+
+def _is_rng_target(target: Any) -> bool:
+    tags = getattr(target, "tags", None)
+    return tags is not None and torch.Tag.nondeterministic_seeded in tags
+
+
+class _Placement:
+    """Per-target caches of the placement rules torch applies (mutability, impurity)."""
+
+    def __init__(self) -> None:
+        self._mutable: dict[Any, bool] = {}
+        self._impure: dict[Any, bool] = {}
+        self.impure_random = tc.dce_impure_random()
+
+    def _is_mutable(self, target: Any) -> bool:
+        try:
+            return self._mutable[target]
+        except KeyError:
+            value = isinstance(target, torch._ops.OpOverload) and target._schema.is_mutable
+            self._mutable[target] = value
+            return value
+
+    def must_be_in_forward(self, node: fx.Node) -> bool:
+        tag = node.meta.get("partitioner_tag")
+        if tag == "must_be_in_forward":
+            return True
+        return (
+            node.op == "call_function"
+            and tag not in ("is_backward", "must_be_in_backward")
+            and self._is_mutable(node.target)
+        )
+
+    def must_be_in_backward(self, node: fx.Node) -> bool:
+        tag = node.meta.get("partitioner_tag")
+        if tag == "must_be_in_backward":
+            return True
+        return tag == "is_backward" and node.op == "call_function" and self._is_mutable(node.target)
+
+    def is_impure(self, node: fx.Node) -> bool:
+        """``Node.is_impure`` as ``Graph.eliminate_dead_code`` would call it."""
+        if node.op != "call_function":
+            return node.op in ("placeholder", "output")
+        target = node.target
+        if isinstance(target, torch._ops.HigherOrderOperator):
+            return node.is_impure(self.impure_random)  # may depend on args
+        try:
+            return self._impure[target]
+        except KeyError:
+            value = node.is_impure(self.impure_random)
+            self._impure[target] = value
+            return value
+
+
+# --- one output graph ----------------------------------------------------------------------
+
+
+class _Subgraph:
+    """Which joint nodes one output graph computes, given its inputs and outputs."""
+
+    def __init__(
+        self,
+        nodes: list[fx.Node],
+        index: dict[fx.Node, int],
+        inputs: Sequence[fx.Node],
+        outputs: Sequence[Any],
+        banned: list[bool],
+        placement: _Placement,
+    ) -> None:
+        n = len(nodes)
+        is_input = [False] * n
+        for x in inputs:
+            is_input[index[x]] = True
+        # valid[i]: node i is computable from the inputs (torch's InvalidNode propagation).
+        valid = [False] * n
+        for i, node in enumerate(nodes):
+            if is_input[i]:
+                valid[i] = True
+            elif banned[i] or node.op != "call_function" and node.op != "get_attr":
+                continue
+            elif node.op == "get_attr":
+                valid[i] = True
+            else:
+                ok = True
+                for arg in node._input_nodes:
+                    if not valid[index[arg]]:
+                        ok = False
+                        break
+                valid[i] = ok
+        self.valid = valid
+        self.is_input = is_input
+        for x in outputs:
+            if isinstance(x, fx.Node) and not valid[index[x]]:
+                raise _NeedsReference(f"output {x.name!r} is not computable from the inputs")
+        # live[i]: node i survives dead-code elimination (needed by an output or impure).
+        live = [False] * n
+        for x in outputs:
+            if isinstance(x, fx.Node):
+                live[index[x]] = True
+        for i, node in enumerate(nodes):
+            if valid[i] and not is_input[i] and placement.is_impure(node):
+                live[i] = True
+        used_input = [False] * n
+        for x in outputs:
+            if isinstance(x, fx.Node) and is_input[index[x]]:
+                used_input[index[x]] = True
+        for i in range(n - 1, -1, -1):
+            if live[i] and not is_input[i]:
+                for arg in nodes[i]._input_nodes:
+                    j = index[arg]
+                    live[j] = True
+                    if is_input[j]:
+                        used_input[j] = True
+        self.live = live
+        self.used_input = used_input
+
+    def body(self, nodes: list[fx.Node]) -> list[int]:
+        """Indices of the computed (non-input) nodes, in joint-graph order."""
+        live, is_input = self.live, self.is_input
+        return [i for i in range(len(nodes)) if live[i] and not is_input[i]]
+
+
+class _NeedsReference(Exception):
+    """Internal: the fast path does not model this graph; use torch's extraction."""
+
+
+def _autograd_engine_order(
+    nodes: list[fx.Node],
+    index: dict[fx.Node, int],
+    body: list[int],
+    tangents: list[fx.Node],
+    outputs: Sequence[Any],
+) -> list[int]:
+    """torch's ``reordering_to_mimic_autograd_engine`` computed on index lists.
+
+    Starting at the first node that reads a tangent, each backward node is emitted together with
+    the not-yet-emitted forward nodes it needs (in original order), so recomputed forward values
+    live only as long as the backward needs them. Nodes before the first tangent reader that no
+    later node needs are dropped (torch drops them too), except ``copy_`` (input mutations).
+    """
+    position = {i: p for p, i in enumerate(body)}
+    first = None
+    for t in tangents:
+        for user in t.users:
+            p = len(body) if user.op == "output" else position.get(index[user])
+            if p is not None and (first is None or p < first):
+                first = p
+    if first is None:
+        return body
+    emitted: set[int] = set()
+    order: list[int] = []
+
+    def insert(i: int) -> None:
+        if i in emitted:
+            return
+        pending = [i]
+        found = []
+        seen = {i}
+        while pending:
+            j = pending.pop()
+            found.append(j)
+            for arg in nodes[j]._input_nodes:
+                k = index[arg]
+                if k in position and k not in emitted and k not in seen:
+                    seen.add(k)
+                    pending.append(k)
+        found.sort()
+        emitted.update(found)
+        order.extend(found)
+
+    copy_ = torch.ops.aten.copy_.default
+    for i in body[:first]:
+        if nodes[i].target is copy_:
+            insert(i)
+    for i in body[first:]:
+        insert(i)
+    for x in outputs:  # torch inserts the output node last, pulling in what it needs
+        if isinstance(x, fx.Node) and index[x] in position:
+            insert(index[x])
+    return order
+
+
+def _raise_getitems(nodes: list[fx.Node], order: list[int], index: dict[fx.Node, int]) -> list[int]:
+    """Place every getitem right after its producer (torch's ``raise_getitems``)."""
+    getitem = operator.getitem
+    in_order = set(order)
+    children: dict[int, list[int]] = {}
+    for i in order:
+        node = nodes[i]
+        if node.target is getitem and node.op == "call_function":
+            parent = index[next(iter(node._input_nodes))] if node._input_nodes else -1
+            if parent in in_order:
+                children.setdefault(parent, []).append(i)
+    if not children:
+        return order
+    result: list[int] = []
+    raised = {c for cs in children.values() for c in cs}
+
+    def emit(i: int) -> None:
+        result.append(i)
+        for c in children.get(i, ()):
+            emit(c)
+
+    for i in order:
+        if i not in raised:
+            emit(i)
+    return result
+
+
+def _emit_graph(
+    nodes: list[fx.Node],
+    index: dict[fx.Node, int],
+    inputs: Sequence[fx.Node],
+    order: list[int],
+    outputs: Sequence[Any],
+    output_descs: Sequence[Any],
+    *,
+    backward: bool,
+) -> fx.Graph:
+    graph = fx.Graph()
+    env: dict[fx.Node, fx.Node] = {}
+    for x in inputs:
+        p = graph.placeholder(x.name)
+        # torch shares the meta dict here; a shallow copy keeps the joint graph untouched.
+        p.meta = dict(x.meta)
+        env[x] = p
+    # getitems of placeholders (tuple inputs) come right after the placeholders.
+    lookup = env.__getitem__
+    node_copy = graph.node_copy
+    for i in order:
+        new = node_copy(nodes[i], lookup)
+        if backward and new.op in ("call_function", "get_attr"):
+            new.meta["autograd_backward"] = True
+        env[nodes[i]] = new
+    values = tuple(env[x] if isinstance(x, fx.Node) else x for x in outputs)
+    out = graph.output(values)
+    out.meta["desc"] = list(output_descs)
+    out.meta["output_stack_traces"] = [
+        v.meta.get("stack_trace") if isinstance(v, fx.Node) else None for v in values
+    ]
+    return graph
+
+
+def _make_module(joint_module: fx.GraphModule, graph: fx.Graph) -> fx.GraphModule:
+    return tc.lazy_graph_module_cls()(joint_module, graph)
+
+
+# --- the saved-value convention -------------------------------------------------------------
+
+
+def _bind_symbols(
+    joint_module: fx.GraphModule,
+    saved_sym_nodes: list[fx.Node],
+    saved_values: list[fx.Node],
+    tangents: list[fx.Node],
+) -> list[fx.Node]:
+    """Saved SymInts with every symbol the backward's inputs mention bound first (as torch)."""
+    is_binding = tc.is_symbol_binding_fx_node()
+    free_symbols = tc.free_symbols()
+    saved_symbols: set = set()
+    binding, derived = [], []
+    for node in saved_sym_nodes:
+        symbol = is_binding(node)
+        if symbol:
+            saved_symbols.add(symbol)
+            binding.append(node)
+        else:
+            derived.append(node)
+    bindings = None
+    for node in (*derived, *saved_values, *tangents):
+        if "val" not in node.meta:
+            continue
+        new_symbols = free_symbols(node.meta["val"]) - saved_symbols
+        if not new_symbols:
+            continue
+        if bindings is None:
+            bindings = tc.find_symbol_binding_fx_nodes()(joint_module.graph)
+        for s in sorted(new_symbols, key=lambda s: s.name):
+            if s in bindings:
+                binding.append(bindings[s])
+        saved_symbols |= new_symbols
+    return binding + derived
+
+
+def _check_saved(joint_module: fx.GraphModule, saved: Sequence[fx.Node], argname: str) -> None:
+    graph = joint_module.graph
+    for k, node in enumerate(saved):
+        if not isinstance(node, fx.Node) or node.graph is not graph:
+            raise EmitError(
+                f"build_modules: {argname}[{k}] = {node!r} is not a node of the joint graph"
+            )
+        if node.op == "output":
+            raise EmitError(f"build_modules: {argname}[{k}] is the output node")
+
+
+def _needs_reference_path(joint_module: fx.GraphModule, saved_values, placeholders) -> str | None:
+    """Why the fast path cannot build this graph, or None."""
+    if any(tc.is_backward_state()(p) for p in placeholders):
+        return "BackwardState input"
+    if tc.activation_quantization_enabled():
+        return "activation quantization is enabled"
+    if tc.activation_offloading_enabled():
+        return "activation offloading is enabled"
+    script_object = tc.fake_script_object()
+    for node in saved_values:
+        val = node.meta.get("val")
+        if isinstance(val, (script_object, torch.ScriptObject)) or tc.is_opaque_node()(node):
+            return f"opaque saved value {node.name!r}"
+    if torch.distributed.is_available() and joint_module.graph.find_nodes(
+        op="call_function", target=torch.ops._c10d_functional.wait_tensor.default
+    ):
+        return "collectives"
+    return None
+
+
+def build_modules(
+    joint_module: fx.GraphModule,
+    saved_values: Sequence[fx.Node],
+    saved_sym_nodes: Sequence[fx.Node],
+    *,
+    num_fwd_outputs: int,
+    static_lifetime_input_indices: Sequence[int] | None = None,
+) -> tuple[fx.GraphModule, fx.GraphModule]:
+    """Forward and backward GraphModules that save ``saved_values`` and ``saved_sym_nodes``.
+
+    ``saved_values`` are tensor nodes of the joint graph, ``saved_sym_nodes`` SymInt nodes.
+    Saved values the backward does not use are dropped; symbols the backward's inputs mention
+    are bound by extra saved SymInts. ``static_lifetime_input_indices`` matters only to torch's
+    activation quantization (handled by the reference path).
+    """
+    _check_saved(joint_module, saved_values, "saved_values")
+    _check_saved(joint_module, saved_sym_nodes, "saved_sym_nodes")
+    saved_values = list(dict.fromkeys(saved_values))
+    saved_sym_nodes = list(dict.fromkeys(saved_sym_nodes))
+    graph = joint_module.graph
+    placeholders = list(graph.find_nodes(op="placeholder"))
+    if _needs_reference_path(joint_module, saved_values, placeholders) is not None:
+        return build_modules_reference(
+            joint_module, saved_values, saved_sym_nodes, num_fwd_outputs=num_fwd_outputs,
+            static_lifetime_input_indices=static_lifetime_input_indices,
+        )
+    try:
+        fw_module, bw_module, n_sym = _build_fast(
+            joint_module, saved_values, saved_sym_nodes, placeholders, num_fwd_outputs
+        )
+    except _NeedsReference:
+        return build_modules_reference(
+            joint_module, saved_values, saved_sym_nodes, num_fwd_outputs=num_fwd_outputs,
+            static_lifetime_input_indices=static_lifetime_input_indices,
+        )
+    return _postprocess(joint_module, fw_module, bw_module, n_sym)
+
+
+def _build_fast(joint_module, saved_values, saved_sym_nodes, placeholders, num_fwd_outputs):
+    nodes = list(joint_module.graph.nodes)
+    index = {node: i for i, node in enumerate(nodes)}
+    is_primal, is_tangent = tc.is_primal(), tc.is_tangent()
+    is_fwd_seed, is_bwd_seed = tc.is_fwd_seed_offset(), tc.is_bwd_seed_offset()
+    primals = [p for p in placeholders if is_primal(p)]
+    tangents = [p for p in placeholders if is_tangent(p)]
+    fwd_seeds = [p for p in placeholders if is_fwd_seed(p)]
+    bwd_seeds = [p for p in placeholders if is_bwd_seed(p)]
+    fwd_outputs, bwd_outputs, fwd_descs, bwd_descs = _outputs_and_descs(
+        joint_module, num_fwd_outputs
+    )
+
+    placement = _Placement()
+    in_bw_only = [placement.must_be_in_backward(n) for n in nodes]
+    in_fw_only = [placement.must_be_in_forward(n) for n in nodes]
+
+    # Backward: which saved values does it use at all?
+    bw_inputs = [*saved_sym_nodes, *saved_values, *tangents, *bwd_seeds]
+    bw = _Subgraph(nodes, index, bw_inputs, bwd_outputs, in_fw_only, placement)
+    saved_values = [x for x in saved_values if bw.used_input[index[x]]]
+    saved_sym_nodes = [x for x in saved_sym_nodes if bw.used_input[index[x]]]
+    saved_sym_nodes = _bind_symbols(joint_module, saved_sym_nodes, saved_values, tangents)
+    with_vc = [x for x in saved_values if not x.meta.get("saved_tensor_with_no_vc_check", False)]
+    no_vc = [x for x in saved_values if x.meta.get("saved_tensor_with_no_vc_check", False)]
+    saved_values = with_vc + no_vc
+
+    # Forward.
+    fw_inputs = [*primals, *fwd_seeds]
+    fw_outputs = [*fwd_outputs, *saved_values, *saved_sym_nodes]
+    n_saved = len(saved_values) + len(saved_sym_nodes)
+    fw_descs = [
+        *fwd_descs,
+        *(tc.saved_for_backwards_desc(i, len(with_vc) <= i < len(saved_values))
+          for i in range(n_saved)),
+    ]
+    fw = _Subgraph(nodes, index, fw_inputs, fw_outputs, in_bw_only, placement)
+    fw_order = _raise_getitems(nodes, fw.body(nodes), index)
+    fw_graph = _emit_graph(nodes, index, fw_inputs, fw_order, fw_outputs, fw_descs, backward=False)
+
+    # Backward, final inputs. The inputs only shrank to the used ones (plus symbol bindings,
+    # which are inputs but need no recomputation), so validity and liveness are unchanged
+    # except for new binding inputs; recompute to stay exact.
+    bw_inputs = [*saved_sym_nodes, *saved_values, *tangents, *bwd_seeds]
+    bw = _Subgraph(nodes, index, bw_inputs, bwd_outputs, in_fw_only, placement)
+    bw_order = _autograd_engine_order(nodes, index, bw.body(nodes), tangents, bwd_outputs)
+    bw_order = _raise_getitems(nodes, bw_order, index)
+    bw_graph = _emit_graph(nodes, index, bw_inputs, bw_order, bwd_outputs, bwd_descs, backward=True)
+    return _make_module(joint_module, fw_graph), _make_module(joint_module, bw_graph), len(
+        saved_sym_nodes
+    )
+
+
+def _rng_nodes(gm: fx.GraphModule) -> dict[str, fx.Node]:
+    return {
+        n.name: n for n in gm.graph.nodes if n.op == "call_function" and _is_rng_target(n.target)
+    }
+
+
+def _postprocess(joint_module, fw_module, bw_module, num_sym_nodes):
+    """RNG functionalization of recomputed random ops and graph-safe RNG through HOPs."""
+    fw_rng, bw_rng = _rng_nodes(fw_module), _rng_nodes(bw_module)
+    twice = [name for name in fw_rng if name in bw_rng]
+    if twice:
+        must_recompute = tc.must_recompute()
+        joint = {n.name: n for n in joint_module.graph.nodes if n.name in twice}
+        untagged = [name for name in twice if not must_recompute(joint[name])]
+        if untagged:
+            raise EmitError(
+                "build_modules: random op(s) "
+                + ", ".join(f"{name!r} ({joint[name].target})" for name in untagged)
+                + " would run in both the forward and the backward; only ops tagged "
+                "must_recompute (activation checkpointing) get a shared RNG state"
+            )
+        fw_module, bw_module = tc.functionalize_rng_ops()(
+            joint_module, fw_module, bw_module, num_sym_nodes
+        )
+    invoke_subgraph = getattr(torch.ops.higher_order, "invoke_subgraph", None)
+    if invoke_subgraph is not None and (
+        fw_module.graph.find_nodes(op="call_function", target=invoke_subgraph)
+        or bw_module.graph.find_nodes(op="call_function", target=invoke_subgraph)
+    ):
+        thread = tc.thread_graphsafe_rng_from_hops()
+        fw_module = thread(fw_module, is_backward=False)
+        bw_module = thread(bw_module, is_backward=True)
+    return fw_module, bw_module
+
+
+def build_modules_reference(
+    joint_module: fx.GraphModule,
+    saved_values: Sequence[fx.Node],
+    saved_sym_nodes: Sequence[fx.Node],
+    *,
+    num_fwd_outputs: int,
+    static_lifetime_input_indices: Sequence[int] | None = None,
+) -> tuple[fx.GraphModule, fx.GraphModule]:
+    """The same modules built by torch's own extraction and post-processing (slow, exact)."""
+    is_sym = tc.is_sym_node()
+    is_opaque = tc.is_opaque_node()
+    saved_opaque = [n for n in saved_values if is_opaque(n)]
+    saved_values = [n for n in saved_values if not is_opaque(n) and not is_sym(n)]
+    saved_sym_nodes = list(saved_sym_nodes)
+    is_primal = tc.is_primal()
+    primals = [p for p in joint_module.graph.find_nodes(op="placeholder") if is_primal(p)]
+    static = set(static_lifetime_input_indices or ())
+    static_nodes = [p for i, p in enumerate(primals) if i in static]
+    from torch.utils._ordered_set import OrderedSet
+
+    fw_module, bw_module = tc.extract_fwd_bwd_modules()(
+        joint_module,
+        saved_values,
+        saved_sym_nodes=saved_sym_nodes,
+        saved_opaque_nodes=saved_opaque,
+        num_fwd_outputs=num_fwd_outputs,
+        static_lifetime_input_nodes=OrderedSet(static_nodes),
+    )
+    rng_recomputed = any(
+        tc.must_recompute()(n) and _is_rng_target(n.target) for n in joint_module.graph.nodes
+    )
+    if rng_recomputed:
+        fw_module, bw_module = tc.functionalize_rng_ops()(
+            joint_module, fw_module, bw_module, len(saved_sym_nodes)
+        )
+    else:
+        fw_rng, bw_rng = _rng_nodes(fw_module), _rng_nodes(bw_module)
+        twice = [name for name in fw_rng if name in bw_rng]
+        if twice:
+            raise EmitError(
+                f"build_modules: random op(s) {twice} would run in both the forward and the "
+                "backward; only ops tagged must_recompute get a shared RNG state"
+            )
+    bw_module = tc.reordering_to_mimic_autograd_engine()(bw_module)
+    fw_module = tc.raise_getitems()(fw_module)
+    bw_module = tc.raise_getitems()(bw_module)
+    thread = tc.thread_graphsafe_rng_from_hops()
+    fw_module = thread(fw_module, is_backward=False)
+    bw_module = thread(bw_module, is_backward=True)
+    return fw_module, bw_module
