@@ -1,0 +1,213 @@
+"""Record the flow networks PyTorch's own partitioner builds for GPT-style models.
+
+Torch's ``min_cut_rematerialization_partition`` builds a networkx ``DiGraph`` inside
+``solve_min_cut`` and hands it to ``networkx.minimum_cut(G, "source", "sink")``. This script
+traces a small GPT with ``functorch.compile.aot_function`` using that partitioner, wraps
+``networkx.minimum_cut`` for the duration of the trace, and saves the graph it is given::
+
+    bench/data/gpt{L}.npz
+        num_nodes  int64 scalar       vertices, "source" and "sink" included
+        src, dst   int32 (num_edges,) edge endpoints, vertex ids in networkx insertion order
+        capacity   int64 (num_edges,) 'capacity' attribute; missing or math.inf -> INF = 2**62
+        source     int64 scalar       id of "source"
+        sink       int64 scalar       id of "sink"
+        cut_value  int64 scalar       the value networkx returned (the benchmark re-checks it)
+        nx_seconds float64 scalar     how long torch's networkx.minimum_cut call took
+        names      str (num_nodes,)   vertex names ("add_3_in", ...), only with --names
+
+Capacities torch writes are integers (bytes times a distance heuristic) or floats holding an
+integer (SymInt sizes, 0.0 for opaque objects); anything else is an error. Torch's finite
+"don't save" constant ``INT_INF = 1e6`` stays the finite 10**6 it is to networkx, so the
+recorded problem has the same min-cut value as the one torch solved.
+
+Model (no weight tying): token + position embedding, N blocks of [LayerNorm, causal
+self-attention (separate q, k, v Linears, masked softmax, output Linear, dropout), residual,
+LayerNorm, MLP (Linear, tanh-GeLU, Linear, dropout), residual], final LayerNorm, LM head,
+cross-entropy. Hidden size 32, 2 heads, sequence 16, vocab 64, batch 2, residual dropout 0.1
+(none on the attention probabilities). Separate q/k/v and the two residual dropouts are what
+bring the 48-layer network to the size issue #2 quotes (about 13.8k vertices, 17.4k edges);
+a fused qkv Linear without dropout gives 11.4k / 14.4k. The network's size does not depend
+on the hidden size, so tracing stays quick on CPU (96 layers in well under a minute).
+
+Usage: python bench/record_torch_networks.py [--layers 12 48 96] [--out bench/data] [--names]
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import time
+from dataclasses import dataclass
+
+import networkx
+import numpy as np
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+# fusioncut.INF, spelled out so recording works before the extension is built.
+INF = 2**62
+
+
+@dataclass(frozen=True)
+class GPTConfig:
+    layers: int
+    hidden: int = 32
+    heads: int = 2
+    seq: int = 16
+    vocab: int = 64
+    batch: int = 2
+    dropout: float = 0.1
+
+
+class Block(nn.Module):
+    def __init__(self, cfg: GPTConfig) -> None:
+        super().__init__()
+        self.heads = cfg.heads
+        self.ln1 = nn.LayerNorm(cfg.hidden)
+        self.q = nn.Linear(cfg.hidden, cfg.hidden)
+        self.k = nn.Linear(cfg.hidden, cfg.hidden)
+        self.v = nn.Linear(cfg.hidden, cfg.hidden)
+        self.proj = nn.Linear(cfg.hidden, cfg.hidden)
+        self.attn_dropout = nn.Dropout(cfg.dropout)
+        self.ln2 = nn.LayerNorm(cfg.hidden)
+        self.fc = nn.Linear(cfg.hidden, 4 * cfg.hidden)
+        self.fc_out = nn.Linear(4 * cfg.hidden, cfg.hidden)
+        self.mlp_dropout = nn.Dropout(cfg.dropout)
+
+    def forward(self, x: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
+        b, t, c = x.shape
+        h = self.ln1(x)
+        q, k, v = (
+            y(h).view(b, t, self.heads, c // self.heads).transpose(1, 2)
+            for y in (self.q, self.k, self.v)
+        )
+        att = (q @ k.transpose(-2, -1)) * (1.0 / math.sqrt(c // self.heads))
+        att = att.masked_fill(mask, float("-inf")).softmax(dim=-1)
+        y = (att @ v).transpose(1, 2).reshape(b, t, c)
+        x = x + self.attn_dropout(self.proj(y))
+        mlp = self.fc_out(F.gelu(self.fc(self.ln2(x)), approximate="tanh"))
+        return x + self.mlp_dropout(mlp)
+
+
+class GPT(nn.Module):
+    def __init__(self, cfg: GPTConfig) -> None:
+        super().__init__()
+        self.tok = nn.Embedding(cfg.vocab, cfg.hidden)
+        self.pos = nn.Embedding(cfg.seq, cfg.hidden)
+        self.blocks = nn.ModuleList(Block(cfg) for _ in range(cfg.layers))
+        self.ln_f = nn.LayerNorm(cfg.hidden)
+        self.head = nn.Linear(cfg.hidden, cfg.vocab, bias=False)
+        mask = torch.triu(torch.ones(cfg.seq, cfg.seq, dtype=torch.bool), diagonal=1)
+        self.register_buffer("mask", mask)
+
+    def forward(self, idx: torch.Tensor, targets: torch.Tensor) -> torch.Tensor:
+        t = idx.shape[1]
+        x = self.tok(idx) + self.pos(torch.arange(t, device=idx.device))
+        for block in self.blocks:
+            x = block(x, self.mask)
+        logits = self.head(self.ln_f(x))
+        return F.cross_entropy(logits.flatten(0, 1), targets.flatten())
+
+
+def _to_capacity(value: object, edge: tuple[str, str]) -> int:
+    if value == math.inf:
+        return INF
+    as_float = float(value)  # type: ignore[arg-type]
+    if not as_float.is_integer() or as_float < 0 or as_float >= INF:
+        raise ValueError(f"edge {edge}: capacity {value!r} is not an integer in [0, 2**62)")
+    return int(value)  # type: ignore[call-overload]
+
+
+def network_to_arrays(graph: networkx.DiGraph) -> dict[str, np.ndarray]:
+    """Number the vertices in insertion order and flatten the edges to numpy arrays."""
+    names = list(graph.nodes)
+    index = {name: i for i, name in enumerate(names)}
+    edges = list(graph.edges(data="capacity", default=math.inf))
+    src = np.fromiter((index[u] for u, _, _ in edges), dtype=np.int32, count=len(edges))
+    dst = np.fromiter((index[v] for _, v, _ in edges), dtype=np.int32, count=len(edges))
+    capacity = np.fromiter(
+        (_to_capacity(c, (u, v)) for u, v, c in edges), dtype=np.int64, count=len(edges)
+    )
+    return {
+        "num_nodes": np.int64(len(names)),
+        "src": src,
+        "dst": dst,
+        "capacity": capacity,
+        "source": np.int64(index["source"]),
+        "sink": np.int64(index["sink"]),
+        "names": np.array(names),
+    }
+
+
+def record(layers: int) -> tuple[dict[str, np.ndarray], GPTConfig]:
+    """Trace a GPT of ``layers`` blocks and return the network torch's partitioner solved."""
+    from functorch.compile import aot_module, min_cut_rematerialization_partition, nop
+
+    cfg = GPTConfig(layers=layers)
+    torch.manual_seed(0)
+    model = GPT(cfg)
+    idx = torch.randint(0, cfg.vocab, (cfg.batch, cfg.seq))
+    targets = torch.randint(0, cfg.vocab, (cfg.batch, cfg.seq))
+
+    calls: list[tuple[networkx.DiGraph, float, float]] = []
+    original = networkx.minimum_cut
+
+    def recording_minimum_cut(graph, s, t, *args, **kwargs):
+        if (s, t) != ("source", "sink") or args or kwargs:
+            raise RuntimeError(f"unexpected minimum_cut call: {s!r}, {t!r}, {args}, {kwargs}")
+        start = time.perf_counter()
+        value, partition = original(graph, s, t)
+        calls.append((graph.copy(), value, time.perf_counter() - start))
+        return value, partition
+
+    networkx.minimum_cut = recording_minimum_cut
+    try:
+        compiled = aot_module(
+            model,
+            fw_compiler=nop,
+            bw_compiler=nop,
+            partition_fn=min_cut_rematerialization_partition,
+        )
+        compiled(idx, targets).backward()
+    finally:
+        networkx.minimum_cut = original
+
+    if len(calls) != 1:
+        raise RuntimeError(f"expected one minimum_cut call for {layers} layers, got {len(calls)}")
+    graph, value, seconds = calls[0]
+    arrays = network_to_arrays(graph)
+    arrays["cut_value"] = np.int64(_to_capacity(value, ("source", "sink")))
+    arrays["nx_seconds"] = np.float64(seconds)
+    return arrays, cfg
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--layers", type=int, nargs="+", default=[12, 48, 96])
+    parser.add_argument("--out", default=os.path.join(os.path.dirname(__file__), "data"))
+    parser.add_argument("--names", action="store_true", help="also store vertex names")
+    args = parser.parse_args()
+    os.makedirs(args.out, exist_ok=True)
+    for layers in args.layers:
+        start = time.perf_counter()
+        arrays, cfg = record(layers)
+        trace_seconds = time.perf_counter() - start
+        if not args.names:
+            del arrays["names"]
+        path = os.path.join(args.out, f"gpt{layers}.npz")
+        np.savez_compressed(path, **arrays)
+        finite = arrays["capacity"][arrays["capacity"] < INF]
+        print(
+            f"{path}: {cfg}\n"
+            f"  {int(arrays['num_nodes'])} vertices, {arrays['src'].size} edges "
+            f"({finite.size} finite, max finite capacity {finite.max()}), "
+            f"cut value {int(arrays['cut_value'])}, networkx.minimum_cut "
+            f"{float(arrays['nx_seconds']) * 1e3:.1f} ms, traced in {trace_seconds:.1f} s, "
+            f"{os.path.getsize(path) / 1024:.1f} KiB"
+        )
+
+
+if __name__ == "__main__":
+    main()
