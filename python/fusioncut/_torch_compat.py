@@ -202,3 +202,79 @@ def activation_offloading_enabled() -> bool:
 
 def custom_partitioner_fn_base() -> type:
     return _require("torch._inductor.custom_graph_pass", "CustomPartitionerFn", since=(2, 8))
+
+
+# --- fast node copies -----------------------------------------------------------------------
+
+
+def _graph_internals_available(graph: Any) -> bool:
+    return (
+        hasattr(graph, "_graph_namespace")
+        and hasattr(graph, "_insert")
+        and hasattr(graph, "_find_nodes_lookup_table")
+        and hasattr(graph, "_len")
+    )
+
+
+def node_copier(graph: Any) -> Any:
+    """``graph.node_copy`` without the per-node pytree scan for raw SymInt arguments.
+
+    ``Graph.create_node`` (torch >= 2.12) walks every argument with pytree to warn about raw
+    SymInts; nodes copied from an existing graph already passed that check, and the walk is a
+    third of the cost of copying a 9k-node graph. On torch versions whose ``Graph`` internals
+    differ this returns the ordinary ``graph.node_copy``.
+    """
+    if not (SUPPORTED_MIN <= torch_version() < SUPPORTED_MAX_EXCLUSIVE) or not (
+        _graph_internals_available(graph)
+    ):
+        return graph.node_copy
+    import copy
+
+    from torch.fx.node import Node, map_arg
+
+    namespace = graph._graph_namespace
+    create_name = namespace.create_name
+    associate = namespace.associate_name_with_obj
+    insert = graph._insert
+    lookup_insert = graph._find_nodes_lookup_table.insert
+    if graph.owning_module is not None and getattr(
+        graph.owning_module, "_create_node_hooks", None
+    ):
+        return graph.node_copy
+
+    def copy_node(node: Any, arg_transform: Any) -> Any:
+        args = map_arg(node.args, arg_transform)
+        kwargs = map_arg(node.kwargs, arg_transform)
+        name = create_name(node.name, None)
+        n = Node(graph, name, node.op, node.target, args, kwargs, node.type)
+        associate(name, n)
+        insert(n)
+        lookup_insert(n)
+        graph._len += 1
+        n.meta = copy.copy(node.meta)
+        return n
+
+    return copy_node
+
+
+# --- op and tree types ----------------------------------------------------------------------
+
+
+def op_overload_cls() -> type:
+    return _require("torch._ops", "OpOverload")
+
+
+def op_overload_packet_cls() -> type:
+    return _require("torch._ops", "OpOverloadPacket")
+
+
+def higher_order_operator_cls() -> type:
+    return _require("torch._ops", "HigherOrderOperator")
+
+
+def arg_tree_leaves(*args: Any) -> list:
+    return _require("torch.utils._pytree", "arg_tree_leaves")(*args)
+
+
+def tree_leaves(tree: Any) -> list:
+    return _require("torch.utils._pytree", "tree_leaves")(tree)

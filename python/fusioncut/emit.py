@@ -58,9 +58,9 @@ class EmitError(ValueError):
 
 def _outputs_and_descs(joint_module: fx.GraphModule, num_fwd_outputs: int):
     output_node = next(iter(joint_module.graph.find_nodes(op="output")))
-    outputs = list(torch.utils._pytree.arg_tree_leaves(*output_node.args))
+    outputs = list(tc.arg_tree_leaves(*output_node.args))
     descs = output_node.meta.get("desc", None)
-    descs = list(torch.utils._pytree.arg_tree_leaves(descs)) if descs is not None else None
+    descs = list(tc.tree_leaves(descs)) if descs is not None else None
     if descs is None or len(descs) != len(outputs):
         descs = [None] * len(outputs)
     if not 0 <= num_fwd_outputs <= len(outputs):
@@ -93,7 +93,7 @@ class _Placement:
         try:
             return self._mutable[target]
         except KeyError:
-            value = isinstance(target, torch._ops.OpOverload) and target._schema.is_mutable
+            value = isinstance(target, tc.op_overload_cls()) and target._schema.is_mutable
             self._mutable[target] = value
             return value
 
@@ -118,7 +118,7 @@ class _Placement:
         if node.op != "call_function":
             return node.op in ("placeholder", "output")
         target = node.target
-        if isinstance(target, torch._ops.HigherOrderOperator):
+        if isinstance(target, tc.higher_order_operator_cls()):
             return node.is_impure(self.impure_random)  # may depend on args
         try:
             return self._impure[target]
@@ -302,7 +302,7 @@ def _emit_graph(
         env[x] = p
     # getitems of placeholders (tuple inputs) come right after the placeholders.
     lookup = env.__getitem__
-    node_copy = graph.node_copy
+    node_copy = tc.node_copier(graph)
     for i in order:
         new = node_copy(nodes[i], lookup)
         if backward and new.op in ("call_function", "get_attr"):

@@ -1,0 +1,73 @@
+"""Falling back to PyTorch's own partitioner, loudly.
+
+fusioncut never emits a graph it is not sure about: when the decision layer meets a construct
+it does not model (a higher-order op, an unknown effectful op, ...), it calls
+``fallback_partition`` with a description of the construct. That runs torch's
+``min_cut_rematerialization_partition`` on the same arguments and warns with a
+``FallbackWarning``:
+
+    fusioncut: falling back to PyTorch's partitioner: the graph contains higher-order op
+    torch.ops.higher_order.invoke_subgraph (node 'invoke_subgraph_1')
+
+Filter the warning class to silence it, or turn it into an error in tests
+(``warnings.simplefilter("error", fusioncut.FallbackWarning)``).
+"""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any
+
+import torch.fx as fx
+
+from fusioncut import _torch_compat
+
+__all__ = ["FallbackWarning", "describe_node", "fallback_partition"]
+
+
+class FallbackWarning(UserWarning):
+    """fusioncut handed a joint graph to PyTorch's partitioner; the message says why."""
+
+
+def describe_node(kind: str, node: fx.Node) -> str:
+    """``"higher-order op torch.ops.higher_order.invoke_subgraph (node 'invoke_subgraph_1')"``."""
+    target = node.target
+    if isinstance(target, _torch_compat.higher_order_operator_cls()):
+        label = f"torch.ops.{target.namespace}.{target.name()}"
+    elif isinstance(target, (_torch_compat.op_overload_cls(), _torch_compat.op_overload_packet_cls())):
+        label = f"torch.ops.{target}"
+    elif hasattr(target, "__module__") and hasattr(target, "__qualname__"):
+        label = f"{target.__module__}.{target.__qualname__}"
+    else:
+        label = str(target)
+    return f"{kind} {label} (node {node.name!r})"
+
+
+def fallback_partition(
+    reason: str,
+    joint_module: fx.GraphModule,
+    joint_inputs: Any,
+    *,
+    num_fwd_outputs: int,
+    static_lifetime_input_indices: list[int] | None = None,
+    stacklevel: int = 2,
+    **kwargs: Any,
+) -> tuple[fx.GraphModule, fx.GraphModule]:
+    """Partition with torch's ``min_cut_rematerialization_partition`` and warn naming ``reason``.
+
+    ``reason`` completes the sentence "the graph contains ..." or is any short explanation.
+    Extra ``kwargs`` (e.g. ``compiler="inductor"`` from Inductor) are passed through.
+    """
+    warnings.warn(
+        f"fusioncut: falling back to PyTorch's partitioner: {reason}",
+        FallbackWarning,
+        stacklevel=stacklevel,
+    )
+    partition = _torch_compat.min_cut_rematerialization_partition()
+    return partition(
+        joint_module,
+        joint_inputs,
+        num_fwd_outputs=num_fwd_outputs,
+        static_lifetime_input_indices=static_lifetime_input_indices,
+        **kwargs,
+    )

@@ -1,0 +1,64 @@
+"""``InductorPartitioner``: plug fusioncut into ``torch.compile``.
+
+    import torch._inductor.config
+    torch._inductor.config.custom_partitioner_fn = fusioncut.InductorPartitioner()
+
+Inductor (``torch._inductor.compile_fx.partition_fn``) runs its joint-graph passes, then calls
+``custom_partitioner_fn(gm, joint_inputs, compiler="inductor",
+static_lifetime_input_indices=..., num_fwd_outputs=...)``; we forward everything to
+``fusioncut.partition``. ``uuid()`` enters Inductor's FX-graph cache key, so it hashes
+fusioncut's version and a canonical rendering of the ``Options``: a cached compile is reused
+only if it was partitioned by the same fusioncut with the same options.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+from typing import Any
+
+from fusioncut import _torch_compat
+
+__all__ = ["InductorPartitioner", "options_fingerprint"]
+
+
+def options_fingerprint(options: Any) -> str:
+    """A canonical, order-independent text for an ``Options`` value (field=repr, sorted)."""
+    if options is None:
+        from fusioncut.options import Options
+
+        options = Options()
+    if not dataclasses.is_dataclass(options):
+        raise TypeError(
+            f"InductorPartitioner: options = {options!r} is not an Options dataclass"
+        )
+    items = sorted((f.name, repr(getattr(options, f.name))) for f in dataclasses.fields(options))
+    return type(options).__qualname__ + "(" + ",".join(f"{k}={v}" for k, v in items) + ")"
+
+
+class InductorPartitioner(_torch_compat.custom_partitioner_fn_base()):  # type: ignore[misc]
+    """A ``CustomPartitionerFn`` that partitions with ``fusioncut.partition``."""
+
+    def __init__(self, options: Any = None) -> None:
+        if options is not None:
+            from fusioncut.options import Options
+
+            if not isinstance(options, Options):
+                raise TypeError(
+                    f"InductorPartitioner: options = {options!r} is not a fusioncut.Options"
+                )
+        self.options = options
+
+    def __call__(self, gm: Any, joint_inputs: Any, **kwargs: Any) -> tuple[Any, Any]:
+        from fusioncut.partition import partition
+
+        return partition(gm, joint_inputs, options=self.options, **kwargs)
+
+    def uuid(self) -> str:
+        from fusioncut import __version__
+
+        text = f"fusioncut {__version__} {options_fingerprint(self.options)}"
+        return hashlib.sha256(text.encode()).hexdigest()
+
+    def __repr__(self) -> str:
+        return f"InductorPartitioner(options={self.options!r})"
