@@ -156,11 +156,10 @@ class InPlace(nn.Module):
         self.register_buffer("count", torch.zeros(d))
 
     def forward(self, x):
-        y = self.lin(x)
-        y.relu_()
-        y.mul_(2.0).add_(1.0)
+        y = self.lin(x) * 1.5
+        y.add_(1.0).clamp_(min=-3.0)
         self.count.add_(1.0)
-        z = torch.tanh(y)
+        z = torch.tanh(y).mul(3.0)
         z.sub_(x)
         return z
 
