@@ -1,25 +1,23 @@
 """fusioncut: a fusion-aware activation-recomputation partitioner for PyTorch."""
 
 from fusioncut._core import __version__
+from fusioncut._solver import (
+    INF,
+    Cut,
+    NodeCut,
+    NodeCutGraph,
+    UnboundedCutError,
+    min_cut,
+    min_node_cut,
+)
 
-__all__ = ["__version__"]
-
-# Emission and PyTorch integration (need torch; imported on first use so that the max-flow
-# core works without torch).
-__all__ += ["FallbackWarning", "InductorPartitioner", "build_modules"]
-_LAZY_TORCH_EXPORTS = {
-    "FallbackWarning": "fusioncut.fallback",
-    "InductorPartitioner": "fusioncut.inductor",
-    "build_modules": "fusioncut.emit",
-}
-
-
-def __getattr__(name):
-    module = _LAZY_TORCH_EXPORTS.get(name)
-    if module is None:
-        raise AttributeError(f"module 'fusioncut' has no attribute {name!r}")
-    import importlib
-
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value
-    return value
+__all__ = [
+    "INF",
+    "Cut",
+    "NodeCut",
+    "NodeCutGraph",
+    "UnboundedCutError",
+    "__version__",
+    "min_cut",
+    "min_node_cut",
+]

@@ -1,0 +1,173 @@
+"""What kind of op an FX node runs, as far as recomputation is concerned.
+
+One ``OpKind`` per call target, decided once per process and cached (``classify``)::
+
+    kind               fuses as producer  fuses as consumer  recomputable in mode
+                                                              runtime     memory
+    VIEW  (aliasing)          yes               yes            yes         yes
+    POINTWISE                 yes               yes            yes         yes
+    REDUCTION                 no (written)      yes            yes         yes
+    CAT                       no (written)      yes            yes         yes
+    RANDOM                    yes               yes            no          no
+    COMPUTE_INTENSIVE         no                no             no          no
+    OTHER  (e.g. layer norm)  no                no             no          yes
+    OPAQUE (custom op)        no                no             no          no
+    COLLECTIVE                no                no             no          no
+    MUTATING / EFFECTFUL      no                no             never       never
+    GETITEM / SYMBOLIC        (inherit / n.a.)                 yes         yes
+    HIGHER_ORDER              -- fusioncut falls back to torch's partitioner --
+
+Fusion follows Inductor: pointwise ops and views fuse into anything fusible; reductions and
+``cat`` fuse their producers in but write their own output; aliasing ops (``detach``,
+``view``, ``t``, ``permute``, ``expand``, ...) never break a chain. Aliasing is read from the
+op schema (the first return aliases an input and is not written), so new view ops need no
+list. Random ops are recognised by torch's ``nondeterministic_seeded`` tag.
+"""
+
+from __future__ import annotations
+
+import enum
+import operator
+
+import torch
+
+
+class OpKind(enum.IntEnum):
+    PLACEHOLDER = 0
+    GET_ATTR = 1
+    VIEW = 2
+    POINTWISE = 3
+    REDUCTION = 4
+    CAT = 5
+    RANDOM = 6
+    COMPUTE_INTENSIVE = 7
+    OTHER = 8
+    OPAQUE = 9
+    COLLECTIVE = 10
+    MUTATING = 11
+    EFFECTFUL = 12
+    GETITEM = 13
+    SYMBOLIC = 14
+    HIGHER_ORDER = 15
+
+
+PRODUCER_FUSIBLE = frozenset({OpKind.VIEW, OpKind.POINTWISE, OpKind.RANDOM})
+CONSUMER_FUSIBLE = frozenset(
+    {OpKind.VIEW, OpKind.POINTWISE, OpKind.REDUCTION, OpKind.CAT, OpKind.RANDOM}
+)
+RUNTIME_RECOMPUTABLE = frozenset(
+    {OpKind.VIEW, OpKind.POINTWISE, OpKind.REDUCTION, OpKind.CAT, OpKind.GETITEM,
+     OpKind.SYMBOLIC}
+)
+
+# Overload packets (by aten name) that do most of their work in arithmetic, not memory
+# traffic: recomputing them is never free (paper section 3.1, assumption 3).
+COMPUTE_INTENSIVE_NAMES = frozenset({
+    "mm", "bmm", "addmm", "baddbmm", "addbmm", "addmv", "mv", "dot", "matmul", "linear",
+    "einsum", "_int_mm", "_scaled_mm", "_scaled_grouped_mm", "_grouped_mm",
+    "_weight_int8pack_mm", "_weight_int4pack_mm",
+    "convolution", "_convolution", "convolution_backward", "conv1d", "conv2d", "conv3d",
+    "cudnn_convolution", "cudnn_convolution_transpose", "mkldnn_convolution",
+    "_scaled_dot_product_flash_attention", "_scaled_dot_product_flash_attention_for_cpu",
+    "_scaled_dot_product_efficient_attention", "_scaled_dot_product_cudnn_attention",
+    "_scaled_dot_product_fused_attention_overrideable", "_flash_attention_forward",
+    "_efficient_attention_forward", "upsample_bilinear2d",
+})
+
+# Ops Inductor generates inside a pointwise kernel although torch does not tag them
+# ``pointwise``: copies, casts, constant and index-based fills, and gathers by index.
+EXTRA_POINTWISE_NAMES = frozenset({
+    "_to_copy", "to", "clone", "type_as", "lift_fresh_copy", "contiguous",
+    "full", "full_like", "zeros", "zeros_like", "ones", "ones_like", "empty", "empty_like",
+    "new_zeros", "new_ones", "new_full", "new_empty", "scalar_tensor", "arange", "iota",
+    "tril", "triu", "index", "gather", "embedding", "constant_pad_nd", "masked_fill",
+    "convert_element_type", "broadcast_in_dim", "_unsafe_index", "index_select",
+    "fill", "where", "select_scatter", "slice_scatter",
+})
+
+# Ops that do not alias by schema but are free reshapes Inductor treats like views.
+EXTRA_VIEW_NAMES = frozenset({"_unsafe_view", "reshape", "view_of"})
+
+# Fused normalisations Inductor lowers as reductions (persistent or looped).
+EXTRA_REDUCTION_NAMES = frozenset({
+    "_softmax", "_log_softmax", "_softmax_backward_data", "_log_softmax_backward_data",
+    "softmax", "log_softmax",
+})
+
+COLLECTIVE_NAMESPACES = frozenset({"_c10d_functional", "c10d_functional",
+                                   "_c10d_functional_autograd", "_dtensor"})
+# Namespaces whose ops fusioncut understands; ops from any other namespace (custom ops) are
+# opaque: never fused, never recomputed.
+KNOWN_NAMESPACES = frozenset({"aten", "prims", "inductor_prims", "_inductor_test"})
+
+_cache: dict[object, OpKind] = {}
+
+
+def classify(node_op: str, target: object) -> OpKind:
+    """The ``OpKind`` of an FX node with ``node.op == node_op`` and ``node.target == target``."""
+    if node_op == "placeholder":
+        return OpKind.PLACEHOLDER
+    if node_op == "get_attr":
+        return OpKind.GET_ATTR
+    if node_op != "call_function":
+        return OpKind.HIGHER_ORDER  # call_module / call_method: not an aten joint graph
+    kind = _cache.get(target)
+    if kind is None:
+        kind = _classify_target(target)
+        _cache[target] = kind
+    return kind
+
+
+def op_name(target: object) -> str:
+    """``aten.mm`` for an OpOverload, ``torch.ops.higher_order.cond`` for a HOP, else a name."""
+    packet = getattr(target, "overloadpacket", None)
+    if packet is not None:
+        return f"{target.namespace}.{packet.__name__}"
+    if getattr(target, "namespace", None) == "higher_order":
+        return f"torch.ops.higher_order.{getattr(target, '__name__', target)}"
+    return getattr(target, "__name__", str(target))
+
+
+def _classify_target(target: object) -> OpKind:
+    if target is operator.getitem:
+        return OpKind.GETITEM
+    schema = getattr(target, "_schema", None)
+    packet = getattr(target, "overloadpacket", None)
+    if schema is None or packet is None:
+        # Not an OpOverload. Duck typing keeps torch._ops (private) out of this module.
+        if getattr(target, "namespace", None) == "higher_order":
+            return OpKind.HIGHER_ORDER
+        if getattr(target, "__module__", None) in ("_operator", "operator", "math",
+                                                   "builtins", "torch", "torch.sym_node") \
+                or getattr(target, "__module__", "").startswith("torch.fx.experimental"):
+            return OpKind.SYMBOLIC  # SymInt arithmetic: operator.mul, sym_sum, sym_max, ...
+        return OpKind.OPAQUE
+    namespace = target.namespace
+    name = packet.__name__
+    tags = target.tags
+    if namespace in COLLECTIVE_NAMESPACES:
+        return OpKind.COLLECTIVE
+    if schema.is_mutable:
+        return OpKind.MUTATING
+    if len(schema.returns) == 0:
+        return OpKind.EFFECTFUL  # asserts, prints: run for their effect
+    if torch.Tag.nondeterministic_seeded in tags:
+        return OpKind.RANDOM
+    if name.startswith("sym_") and namespace == "aten":
+        return OpKind.SYMBOLIC  # aten.sym_size / sym_numel / sym_stride
+    if namespace not in KNOWN_NAMESPACES:
+        return OpKind.OPAQUE
+    if name in COMPUTE_INTENSIVE_NAMES:
+        return OpKind.COMPUTE_INTENSIVE
+    first = schema.returns[0]
+    if name in EXTRA_VIEW_NAMES or (
+        first.alias_info is not None and not first.alias_info.is_write
+    ):
+        return OpKind.VIEW
+    if name == "cat":
+        return OpKind.CAT
+    if torch.Tag.reduction in tags or name in EXTRA_REDUCTION_NAMES:
+        return OpKind.REDUCTION
+    if torch.Tag.pointwise in tags or name in EXTRA_POINTWISE_NAMES:
+        return OpKind.POINTWISE
+    return OpKind.OTHER

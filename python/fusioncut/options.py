@@ -1,0 +1,117 @@
+"""``Options``: every knob of the partitioner, in one frozen dataclass.
+
+Nothing in fusioncut reads a global configuration while it decides; a partition is a pure
+function of the joint graph and one ``Options`` value. ``functools.partial(fusioncut.partition,
+options=Options(mode="memory"))`` is the way to change behaviour.
+
+Modes (the two settings of the min-cut write-up, section "Decisions"):
+
+- ``"runtime"`` (default, the paper's conservative setting): only ops the compiler fuses
+  (pointwise, views, reductions, ``cat``) may be recomputed, and never a value a backward op
+  would have to materialize anyway (Lemma 3.1). The saved set minimises the bytes read and
+  written between forward and backward.
+- ``"memory"`` (the write-up's "aggressive" setting): every op but compute-intensive,
+  random, collective, effectful and mutating ones may be recomputed, and the
+  materialized-in-backward ban is off. Saves less, recomputes more.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+MODES = ("runtime", "memory")
+
+
+@dataclass(frozen=True)
+class Options:
+    """How fusioncut chooses what to save. All fields are validated in ``__post_init__``."""
+
+    mode: str = "runtime"
+    """``"runtime"`` or ``"memory"`` (see the module docstring)."""
+
+    reduction_ratio: float = 4.0
+    """Ban recomputing an op whose output has at least this many times fewer elements than its
+    tensor inputs together (paper section 3.4: saving a small reduction output is cheap and
+    keeps normalisations from being recomputed). Counted in elements, not bytes, so that a
+    dtype-narrowing op such as ``x < 0.5`` (float in, bool out) is not mistaken for a
+    reduction. ``math.inf`` disables the ban. Range: ``> 1``."""
+
+    ban_materialized_in_backward: bool | None = None
+    """Ban recomputing a forward value that some backward op cannot fuse with (Lemma 3.1:
+    recomputing it would not avoid reading and writing it). ``None``: on in ``"runtime"``
+    mode, off in ``"memory"`` mode."""
+
+    unmaterialized_factor: int = 2
+    """Weight multiplier for a value the forward would not otherwise write to memory: saving it
+    costs one write in the forward and one read in the backward (Algorithm 2). A value that
+    is materialized anyway costs its bytes once. Range: ``>= 1``."""
+
+    static_inputs_free_to_save: bool = True
+    """Static-lifetime inputs (parameters, buffers) stay alive across forward and backward
+    anyway, so saving them costs nothing (torch's ``treat_parameters_as_free_to_save``)."""
+
+    symint_bytes: int = 1
+    """Weight of saving one SymInt. A SymInt is a host integer, so any small positive number
+    works; torch uses 1. Range: ``>= 0``."""
+
+    distance_cap: int = 32
+    """The tie-break prefers saving values closer to the backward: among cuts of equal byte
+    cost, the one whose saved nodes have the smallest sum of ``min(distance, distance_cap)``
+    wins (distance = fewest forward ops to a backward user). The tie-break never outweighs a
+    single byte. Range: ``[0, 1024]``."""
+
+    unbacked_size_hint: int = 4096
+    """Element count assumed for a size that has no hint (unbacked SymInt). Range: ``>= 1``."""
+
+    annotations_override_bans: bool = True
+    """``node.meta["recompute"] in (MUST_RECOMPUTE, PREFER_RECOMPUTE)`` lifts heuristic bans
+    (compute-intensive, not fusible, reduction, collective, random with RNG replay), as torch
+    does for selective activation checkpointing and DeepSpeed. Mutating and effectful ops stay
+    banned. ``False``: every ban stands and a conflicting annotation is a ``PartitionError``."""
+
+    algorithm: str = "auto"
+    """Max-flow algorithm passed to ``fusioncut.min_node_cut``: ``"auto"``,
+    ``"push_relabel"`` or ``"boykov_kolmogorov"``. Every algorithm returns the same cut."""
+
+    def __post_init__(self) -> None:
+        def bad(name: str, value: object, valid: str) -> ValueError:
+            return ValueError(f"Options: {name} = {value!r} is invalid; expected {valid}")
+
+        if self.mode not in MODES:
+            raise bad("mode", self.mode, "one of " + ", ".join(repr(m) for m in MODES))
+        if not isinstance(self.reduction_ratio, (int, float)) or isinstance(
+            self.reduction_ratio, bool
+        ) or math.isnan(self.reduction_ratio) or self.reduction_ratio <= 1:
+            raise bad("reduction_ratio", self.reduction_ratio, "a number > 1 (or math.inf)")
+        if self.ban_materialized_in_backward not in (None, True, False):
+            raise bad("ban_materialized_in_backward", self.ban_materialized_in_backward,
+                      "None, True or False")
+        _check_int(bad, "unmaterialized_factor", self.unmaterialized_factor, 1, None)
+        if not isinstance(self.static_inputs_free_to_save, bool):
+            raise bad("static_inputs_free_to_save", self.static_inputs_free_to_save,
+                      "True or False")
+        _check_int(bad, "symint_bytes", self.symint_bytes, 0, None)
+        _check_int(bad, "distance_cap", self.distance_cap, 0, 1024)
+        _check_int(bad, "unbacked_size_hint", self.unbacked_size_hint, 1, None)
+        if not isinstance(self.annotations_override_bans, bool):
+            raise bad("annotations_override_bans", self.annotations_override_bans,
+                      "True or False")
+        if self.algorithm not in ("auto", "push_relabel", "boykov_kolmogorov"):
+            raise bad("algorithm", self.algorithm,
+                      "'auto', 'push_relabel' or 'boykov_kolmogorov'")
+
+    @property
+    def bans_materialized_in_backward(self) -> bool:
+        """``ban_materialized_in_backward`` with the mode's default filled in."""
+        if self.ban_materialized_in_backward is None:
+            return self.mode == "runtime"
+        return self.ban_materialized_in_backward
+
+
+def _check_int(bad, name: str, value: object, lo: int, hi: int | None) -> None:
+    if not isinstance(value, int) or isinstance(value, bool) or value < lo or (
+        hi is not None and value > hi
+    ):
+        valid = f"an integer in [{lo}, {hi}]" if hi is not None else f"an integer >= {lo}"
+        raise bad(name, value, valid)

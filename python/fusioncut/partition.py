@@ -1,0 +1,263 @@
+"""``fusioncut.partition``: AOTAutograd's ``partition_fn``, and ``decide``, the choice it makes.
+
+    joint_module ──DCE──> JointGraph.from_fx ──> policy.analyze ──> cost.weights
+                                                                       │
+          emit.build_modules <── saved set <── min_node_cut (source: inputs + bans,
+                                                              sink: backward + MUST_RECOMPUTE)
+
+Flow network (paper section 3.3, one vertex pair per node, split in the solver):
+``source_in``: graph inputs and banned forward nodes; ``sink_in``: tangents, nodes that depend
+on them, and nodes annotated to be recomputed; ``sink_out``: backward outputs that do not
+depend on a tangent (they must be available, not necessarily recomputed); every data
+dependency is an infinite edge; node ``i``'s own edge has capacity ``weights[i]``.
+
+No CSE: torch runs ``fx_graph_cse`` on the joint graph first. That copies the graph (a hash
+per node, the slowest step after networkx on large graphs) and renames nodes that
+annotations and explanations refer to; AOTAutograd graphs traced by Dynamo are already
+CSE'd, and an uncaught duplicate only costs when both copies would be saved. Dead code is
+eliminated (cheap, and a dead node could otherwise look like a forward node to save).
+"""
+
+from __future__ import annotations
+
+import sys
+import types
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import torch.fx as fx
+
+from fusioncut import _torch_compat
+from fusioncut.cost import INF, weights as node_weights
+from fusioncut.graph import JointGraph, Role, unsupported_construct
+from fusioncut.options import Options
+from fusioncut.policy import Policy, analyze
+
+__all__ = ["Decision", "PartitionError", "decide", "partition"]
+
+
+class PartitionError(ValueError):
+    """No valid partition: some value must be in the backward but can neither be recomputed
+    nor saved. ``nodes`` is the offending path (source side first), ``reasons[k]`` says why
+    each node is on it."""
+
+    def __init__(self, message: str, nodes: list[fx.Node], reasons: list[list[str]]):
+        super().__init__(message)
+        self.nodes = nodes
+        self.reasons = reasons
+
+
+def _min_node_cut(weights, src, dst, **kwargs):
+    """The one call into the max-flow solver (switch the solver here)."""
+    import fusioncut
+
+    return fusioncut.min_node_cut(weights, src, dst, **kwargs)
+
+
+@dataclass
+class Decision:
+    """What to save, and everything the choice was made from (for reports and re-solving)."""
+
+    graph: JointGraph
+    policy: Policy
+    weights: np.ndarray
+    source_in: np.ndarray
+    sink_in: np.ndarray
+    sink_out: np.ndarray
+    saved: np.ndarray  # int64 node indices, ascending (graph order)
+    cut_value: int
+    dropped_preferences: list[int]  # nodes whose PREFER_* constraint made every cut infinite
+
+    @property
+    def saved_nodes(self) -> list[fx.Node]:
+        return [self.graph.nodes[i] for i in self.saved]
+
+    @property
+    def saved_values(self) -> list[fx.Node]:
+        from fusioncut.graph import Value
+
+        return [self.graph.nodes[i] for i in self.saved if self.graph.value[i] == Value.TENSOR]
+
+    @property
+    def saved_sym_nodes(self) -> list[fx.Node]:
+        from fusioncut.graph import Value
+
+        return [self.graph.nodes[i] for i in self.saved if self.graph.value[i] == Value.SYMINT]
+
+
+def _static_input_mask(graph: JointGraph, static_lifetime_input_indices) -> np.ndarray:
+    mask = np.zeros(graph.num_nodes, dtype=bool)
+    if static_lifetime_input_indices:
+        wanted = set(static_lifetime_input_indices)
+        primals = np.flatnonzero(graph.role == Role.PRIMAL)
+        for pos, i in enumerate(primals):
+            if pos in wanted:
+                mask[i] = True
+    return mask
+
+
+def decide(joint_module: fx.GraphModule, *, num_fwd_outputs: int,
+           static_lifetime_input_indices: list[int] | None = None,
+           options: Options | None = None) -> Decision:
+    """Choose the saved set of ``joint_module`` (after dead-code elimination, in place)."""
+    if options is None:
+        options = Options()
+    joint_module.graph.eliminate_dead_code()
+    graph = JointGraph.from_fx(joint_module, num_fwd_outputs, options.unbacked_size_hint)
+    policy = analyze(graph, options)
+    w = node_weights(graph, policy, options,
+                     static_input_nodes=_static_input_mask(graph, static_lifetime_input_indices))
+    role = graph.role
+    source_in = policy.banned_mask()
+    recompute = policy.recompute_mask()
+    sink_in = (role == Role.BACKWARD) | (role == Role.TANGENT) | (role == Role.BWD_SEED)
+    sink_in |= recompute
+    # A backward output computable from forward inputs alone: available, saved or recomputed.
+    sink_out = graph.bwd_output & ~sink_in
+    dropped: list[int] = []
+    while True:
+        try:
+            cut = _min_node_cut(w, graph.edge_src, graph.edge_dst, source_in=source_in,
+                                source_out=np.zeros(graph.num_nodes, dtype=bool),
+                                sink_in=sink_in, sink_out=sink_out,
+                                algorithm=options.algorithm)
+            break
+        except ValueError as e:
+            path = getattr(e, "path", None)
+            if path is None:
+                raise
+            path = [int(p) for p in path]
+            soft = _soft_constraints_on(path, graph, policy, source_in, sink_in)
+            if not soft:
+                raise _partition_error(path, graph, policy, w, source_in, sink_in,
+                                       sink_out) from e
+            for i in soft:
+                source_in[i] = source_in[i] and not (policy.ban[i] is not None and policy.soft[i])
+                sink_in[i] = sink_in[i] and not (policy.recompute[i] is not None
+                                                 and policy.soft[i]
+                                                 and role[i] != Role.BACKWARD)
+                dropped.append(i)
+    saved = np.asarray(cut.cut_nodes, dtype=np.int64)
+    return Decision(graph=graph, policy=policy, weights=w, source_in=source_in,
+                    sink_in=sink_in, sink_out=sink_out, saved=saved,
+                    cut_value=int(cut.value), dropped_preferences=dropped)
+
+
+def _soft_constraints_on(path, graph, policy, source_in, sink_in) -> list[int]:
+    first, last = path[0], path[-1]
+    out = []
+    if policy.soft[first] and policy.ban[first] is not None and source_in[first]:
+        out.append(first)
+    if policy.soft[last] and policy.recompute[last] is not None and sink_in[last] \
+            and graph.role[last] == Role.FORWARD:
+        out.append(last)
+    return out
+
+
+def _partition_error(path, graph, policy, w, source_in, sink_in, sink_out) -> PartitionError:
+    nodes = [graph.nodes[i] for i in path]
+    reasons: list[list[str]] = []
+    for k, i in enumerate(path):
+        why: list[str] = []
+        if k == 0 and source_in[i]:
+            ban = policy.ban[i]
+            if ban is not None and ban.kind.name == "INPUT":
+                why.append(f"available in the forward: {ban}")
+            else:
+                why.append(f"may not be recomputed: {ban}")
+        if k > 0:
+            why.append(f"depends on {graph.nodes[path[k - 1]].name}")
+        if k < len(path) - 1 or not sink_out[i]:
+            if w[i] >= INF:
+                unsaveable = policy.unsaveable[i]
+                if unsaveable is not None:
+                    why.append(f"cannot be saved: {unsaveable}")
+                else:
+                    why.append("cannot be saved: computed in the backward")
+        if k == len(path) - 1:
+            if policy.recompute[i] is not None and sink_in[i]:
+                why.append(f"must be recomputed: {policy.recompute[i]}")
+            elif sink_in[i]:
+                why.append("must run in the backward: depends on a tangent")
+            elif sink_out[i]:
+                why.append("needed by the backward: a backward output")
+        reasons.append(why)
+    lines = [f"  {node.name} ({graph.op_name(i)}): " + "; ".join(r)
+             for node, i, r in zip(nodes, path, reasons)]
+    message = ("fusioncut.partition: no valid partition; every cut would recompute a node that "
+               "may not be recomputed or save one that cannot be saved. Offending path:\n"
+               + "\n".join(lines))
+    return PartitionError(message, nodes, reasons)
+
+
+def _unsupported_config() -> str | None:
+    """torch settings that change what a partitioner must emit; read once per call."""
+    if _torch_compat.activation_offloading_enabled():
+        return "torch._functorch.config.enable_activation_offloading = True"
+    if _torch_compat.activation_quantization_enabled():
+        return "activation quantization (post_grad_fusion_options)"
+    config = _torch_compat.functorch_config()
+    budget = getattr(config, "activation_memory_budget", 1.0)
+    if budget != 1.0:
+        return f"torch._functorch.config.activation_memory_budget = {budget}"
+    if getattr(config, "_sync_decision_cross_ranks", False):
+        return "torch._functorch.config._sync_decision_cross_ranks = True"
+    return None
+
+
+def _unsupported_graph(joint_module: fx.GraphModule) -> str | None:
+    reason = unsupported_construct(joint_module)
+    if reason is not None:
+        return reason
+    for node in joint_module.graph.nodes:
+        if "memory_budget" in node.meta or (
+            isinstance(node.meta.get("custom"), dict) and any(
+                "memory_budget" in str(k) for k in node.meta["custom"])):
+            return f"an activation memory budget annotation (node {node.name})"
+    return None
+
+
+def partition(joint_module: fx.GraphModule, _joint_inputs: Any, compiler: str = "inductor", *,
+              num_fwd_outputs: int, static_lifetime_input_indices: list[int] | None = None,
+              options: Options | None = None, **kwargs: Any
+              ) -> tuple[fx.GraphModule, fx.GraphModule]:
+    """Split AOTAutograd's joint graph into forward and backward GraphModules.
+
+    Same contract as ``torch._functorch.partitioners.min_cut_rematerialization_partition``:
+    usable as ``partition_fn`` of ``aot_function`` / ``aot_module`` /
+    ``aot_module_simplified``. ``compiler`` and unknown keyword arguments are accepted and
+    ignored, as torch does. ``options`` is a ``fusioncut.Options``. A graph fusioncut does not
+    model falls back to torch's partitioner with a ``FallbackWarning``; a contradiction in
+    the constraints raises ``PartitionError``.
+    """
+    if options is not None and not isinstance(options, Options):
+        raise TypeError(f"partition: options must be a fusioncut.Options, got "
+                        f"{type(options).__name__}")
+    reason = _unsupported_config() or _unsupported_graph(joint_module)
+    if reason is not None:
+        from fusioncut.fallback import fallback_partition
+
+        return fallback_partition(reason, joint_module, _joint_inputs,
+                                  num_fwd_outputs=num_fwd_outputs,
+                                  static_lifetime_input_indices=static_lifetime_input_indices,
+                                  compiler=compiler, stacklevel=3)
+    decision = decide(joint_module, num_fwd_outputs=num_fwd_outputs,
+                      static_lifetime_input_indices=static_lifetime_input_indices,
+                      options=options)
+    from fusioncut.emit import build_modules
+
+    return build_modules(joint_module, decision.saved_values, decision.saved_sym_nodes,
+                         num_fwd_outputs=num_fwd_outputs,
+                         static_lifetime_input_indices=static_lifetime_input_indices)
+
+
+class _CallableModule(types.ModuleType):
+    """``fusioncut.partition`` names both this module and its function: importing the
+    submodule rebinds the package attribute to the module, so the module forwards calls."""
+
+    def __call__(self, *args: Any, **kwargs: Any):
+        return partition(*args, **kwargs)
+
+
+sys.modules[__name__].__class__ = _CallableModule
