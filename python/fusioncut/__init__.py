@@ -21,3 +21,23 @@ __all__ = [
     "min_cut",
     "min_node_cut",
 ]
+
+# Emission and PyTorch integration (need torch; imported on first use so that the max-flow
+# core works without torch).
+__all__ += ["FallbackWarning", "InductorPartitioner", "build_modules"]
+_LAZY_TORCH_EXPORTS = {
+    "FallbackWarning": "fusioncut.fallback",
+    "InductorPartitioner": "fusioncut.inductor",
+    "build_modules": "fusioncut.emit",
+}
+
+
+def __getattr__(name):
+    module = _LAZY_TORCH_EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'fusioncut' has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
