@@ -41,3 +41,13 @@ def __getattr__(name):
     value = getattr(importlib.import_module(module), name)
     globals()[name] = value
     return value
+
+# Decision layer: graph analysis, cost model, bans and annotations, orchestration.
+__all__ += ["Decision", "Options", "PartitionError", "decide", "partition"]
+_LAZY_TORCH_EXPORTS.update({
+    "Decision": "fusioncut.partition",
+    "Options": "fusioncut.options",
+    "PartitionError": "fusioncut.partition",
+    "decide": "fusioncut.partition",
+    "partition": "fusioncut.partition",
+})
