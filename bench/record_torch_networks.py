@@ -13,7 +13,7 @@ traces a small GPT with ``functorch.compile.aot_function`` using that partitione
         sink       int64 scalar       id of "sink"
         cut_value  int64 scalar       the value networkx returned (the benchmark re-checks it)
         nx_seconds float64 scalar     how long torch's networkx.minimum_cut call took
-        names      str (num_nodes,)   vertex names ("add_3_in", ...), only with --names
+        names      str (num_nodes,)   vertex names ("add_3_in", ...), for debugging
 
 Capacities torch writes are integers (bytes times a distance heuristic) or floats holding an
 integer (SymInt sizes, 0.0 for opaque objects); anything else is an error. Torch's finite
@@ -29,7 +29,7 @@ bring the 48-layer network to the size issue #2 quotes (about 13.8k vertices, 17
 a fused qkv Linear without dropout gives 11.4k / 14.4k. The network's size does not depend
 on the hidden size, so tracing stays quick on CPU (96 layers in well under a minute).
 
-Usage: python bench/record_torch_networks.py [--layers 12 48 96] [--out bench/data] [--names]
+Usage: python bench/record_torch_networks.py [--layers 12 48 96] [--out bench/data]
 """
 
 from __future__ import annotations
@@ -187,15 +187,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--layers", type=int, nargs="+", default=[12, 48, 96])
     parser.add_argument("--out", default=os.path.join(os.path.dirname(__file__), "data"))
-    parser.add_argument("--names", action="store_true", help="also store vertex names")
     args = parser.parse_args()
     os.makedirs(args.out, exist_ok=True)
     for layers in args.layers:
         start = time.perf_counter()
         arrays, cfg = record(layers)
         trace_seconds = time.perf_counter() - start
-        if not args.names:
-            del arrays["names"]
         path = os.path.join(args.out, f"gpt{layers}.npz")
         np.savez_compressed(path, **arrays)
         finite = arrays["capacity"][arrays["capacity"] < INF]
