@@ -79,3 +79,28 @@ def test_train_bench_fusioncut_runtime_matches_eager(report, bench):
     assert row["graph_saved_count"] >= 1 and row["partition_s"] >= 0
     # tanh(tanh(x)): saving x alone is optimal; fusioncut must not save more than torch does
     assert row["saved_act_bytes"] <= _row(data, "torch_default")["saved_act_bytes"]
+
+
+def test_calibrate_triton_exits_clearly_without_cuda():
+    import subprocess
+
+    if torch.cuda.is_available():
+        pytest.skip("CUDA present: the calibration would run for real")
+    proc = subprocess.run(
+        [sys.executable, str(BENCH_DIR / "calibrate_triton.py"), "--quick"],
+        capture_output=True, text=True, timeout=120,
+    )
+    assert proc.returncode == 2
+    assert "needs a CUDA GPU and Triton" in proc.stderr
+
+
+def test_calibrate_k_free_is_last_k_within_tolerance():
+    sys.path.insert(0, str(BENCH_DIR))
+    try:
+        cal = importlib.import_module("calibrate_triton")
+    finally:
+        sys.path.remove(str(BENCH_DIR))
+    series = [(1, 1.0), (8, 1.02), (32, 1.08), (64, 1.3), (128, 1.05)]
+    assert cal.k_free(series, 0.10) == 32
+    t0, bw, worst = cal.fit_bandwidth([(b, 0.01 + b / 2e9) for b in (1e8, 2e8, 4e8, 8e8)])
+    assert abs(bw - 2e9) / 2e9 < 1e-6 and worst < 1e-9
