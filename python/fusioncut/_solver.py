@@ -1,0 +1,331 @@
+"""Minimum cuts: the Python face of the C++ core (`fusioncut._core`).
+
+Everything here validates arguments with vectorised numpy checks, so that bad input raises an
+exception naming the function, the argument, the offending index and value and the valid range,
+then hands contiguous int64 arrays to C++ in one call::
+
+    min_cut(n, src, dst, capacity, s, t)          edge-capacitated, returns Cut
+    min_node_cut(weights, src, dst, source_in=..) node-capacitated (split in C++), returns NodeCut
+    NodeCutGraph(n, src, dst, source_in=..)       the same network, built once;
+        .solve(weights) -> NodeCut                re-solved for new weights without rebuilding
+
+Capacities and weights are int64 in [0, INF] or floats whose finite values are whole numbers;
+``INF`` (== 2**62) or ``float("inf")`` means "can never be cut". The returned cut is canonical:
+its sink side is exactly the set of vertices that can reach the sink in the final residual graph
+(the minimum cut closest to the sink, as ``networkx.minimum_cut`` returns it), whatever the
+algorithm.
+"""
+
+from __future__ import annotations
+
+import operator
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from fusioncut import _core
+
+INF: int = _core.INF
+"""Capacity of an edge (or weight of a node) that can never be cut: 2**62."""
+
+UnboundedCutError = _core.UnboundedCutError
+"""No finite cut exists (a ``ValueError``); ``.path`` lists one source-to-sink path of infinite
+edges (for node cuts: of nodes), source first."""
+
+ALGORITHMS = ("auto", "push_relabel", "boykov_kolmogorov")
+
+_EMPTY = np.zeros(0, dtype=np.int64)
+
+
+@dataclass(frozen=True)
+class Cut:
+    """A minimum s-t cut of an edge-capacitated graph."""
+
+    value: int
+    """Total capacity of the cut edges (an exact Python int; may exceed int64)."""
+    source_side: np.ndarray
+    """bool array over vertices: True on the source side."""
+    cut_edges: np.ndarray
+    """int64 indices (ascending) of the input edges from the source side to the sink side."""
+
+
+@dataclass(frozen=True)
+class NodeCut:
+    """A minimum vertex cut of a node-weighted graph."""
+
+    value: int
+    """Total weight of the cut nodes (an exact Python int)."""
+    cut_nodes: np.ndarray
+    """int64 nodes (ascending) whose input side is on the source side and output side is not."""
+    source_side_in: np.ndarray
+    """bool array over nodes: the node's input vertex is on the source side."""
+    source_side_out: np.ndarray
+    """bool array over nodes: the node's output vertex is on the source side."""
+
+
+def _integer(function: str, name: str, value: Any) -> int:
+    if isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{function}: {name} must be an integer, got bool {value!r}")
+    try:
+        return operator.index(value)
+    except TypeError:
+        raise TypeError(
+            f"{function}: {name} must be an integer, got {type(value).__name__} {value!r}"
+        ) from None
+
+
+def _one_dimensional(function: str, name: str, value: Any) -> np.ndarray:
+    array = np.asarray(value)
+    if array.ndim != 1:
+        raise TypeError(
+            f"{function}: {name} must be a one-dimensional array, got shape {array.shape}"
+        )
+    return array
+
+
+def _first(mask: np.ndarray) -> int:
+    return int(np.flatnonzero(mask)[0])
+
+
+def _index_array(function: str, name: str, value: Any, end: int) -> np.ndarray:
+    """An int64 copy (or view) of an index array whose entries lie in [0, end)."""
+    array = _one_dimensional(function, name, value)
+    if array.size == 0:
+        return _EMPTY
+    if array.dtype.kind not in "iu":
+        raise TypeError(f"{function}: {name} must be an integer array, got dtype {array.dtype}")
+    low, high = array.min(), array.max()
+    if low < 0 or high >= end:
+        i = _first((array < 0) | (array >= end))
+        raise IndexError(
+            f"{function}: {name}[{i}] = {array[i].item()} is out of range [0, {end})"
+        )
+    return np.ascontiguousarray(array, dtype=np.int64)
+
+
+def _capacity_array(function: str, name: str, value: Any) -> np.ndarray:
+    """An int64 array of capacities in [0, INF] from an int or whole-valued float array."""
+    array = _one_dimensional(function, name, value)
+    if array.size == 0:
+        return _EMPTY
+    kind = array.dtype.kind
+    if kind in "iu":
+        low, high = array.min(), array.max()
+        if low < 0:
+            i = _first(array < 0)
+            raise ValueError(
+                f"{function}: {name}[{i}] = {array[i].item()} is negative; valid range is "
+                f"[0, 2**62] (2**62 = fusioncut.INF: never cut)"
+            )
+        if high > INF:
+            i = _first(array > INF)
+            raise ValueError(
+                f"{function}: {name}[{i}] = {array[i].item()} is out of range [0, 2**62] "
+                f"(2**62 = fusioncut.INF: never cut)"
+            )
+        return np.ascontiguousarray(array, dtype=np.int64)
+    if kind == "f":
+        if np.isnan(array).any():
+            i = _first(np.isnan(array))
+            raise ValueError(f"{function}: {name}[{i}] = nan is not a number")
+        if array.min() < 0:
+            i = _first(array < 0)
+            raise ValueError(
+                f"{function}: {name}[{i}] = {array[i].item()} is negative; valid range is "
+                f"[0, 2**62] or inf"
+            )
+        infinite = np.isinf(array)
+        finite = np.where(infinite, 0.0, array)
+        fractional = finite != np.floor(finite)
+        if fractional.any():
+            i = _first(fractional)
+            raise ValueError(
+                f"{function}: {name}[{i}] = {array[i].item()!r} is not a whole number; "
+                f"capacities are integers in [0, 2**62] or inf"
+            )
+        if finite.max() > INF:
+            i = _first(finite > INF)
+            raise ValueError(
+                f"{function}: {name}[{i}] = {array[i].item()!r} is out of range [0, 2**62] "
+                f"(inf or 2**62 = fusioncut.INF: never cut)"
+            )
+        # float(INF) == 2**62 exactly, so INF survives a trip through a float array.
+        result = finite.astype(np.int64)
+        result[infinite] = INF
+        return result
+    raise TypeError(
+        f"{function}: {name} must be an int64 or float array, got dtype {array.dtype}"
+    )
+
+
+def _algorithm(function: str, algorithm: Any) -> str:
+    if algorithm not in ALGORITHMS:
+        raise ValueError(
+            f"{function}: algorithm = {algorithm!r} is not one of "
+            + ", ".join(repr(a) for a in ALGORITHMS)
+        )
+    return algorithm
+
+
+def _same_length(function: str, name: str, array: np.ndarray, reference: np.ndarray) -> None:
+    if array.shape[0] != reference.shape[0]:
+        raise ValueError(
+            f"{function}: {name} has length {array.shape[0]} but src has length "
+            f"{reference.shape[0]}"
+        )
+
+
+def _edges(function: str, num_nodes: int, src: Any, dst: Any) -> tuple[np.ndarray, np.ndarray]:
+    src_array = _one_dimensional(function, "src", src)
+    dst_array = _one_dimensional(function, "dst", dst)
+    _same_length(function, "dst", dst_array, src_array)
+    return (
+        _index_array(function, "src", src_array, num_nodes),
+        _index_array(function, "dst", dst_array, num_nodes),
+    )
+
+
+def min_cut(
+    num_nodes: int,
+    src: Any,
+    dst: Any,
+    capacity: Any,
+    source: int,
+    sink: int,
+    *,
+    algorithm: str = "auto",
+    check: bool = False,
+) -> Cut:
+    """Minimum ``source``-``sink`` cut of the directed graph with edges ``src[i] -> dst[i]``.
+
+    ``capacity[i]`` is an int in [0, INF] or a whole-valued float (``inf`` = never cut).
+    Parallel edges, self-loops, isolated vertices and no edges at all are fine. ``algorithm``
+    is ``"push_relabel"``, ``"boykov_kolmogorov"`` or ``"auto"``; all return the same cut.
+    ``check=True`` certifies the result in C++ (max-flow = min-cut, no augmenting path).
+
+    Raises UnboundedCutError if infinite edges join source to sink.
+    """
+    function = "min_cut"
+    n = _integer(function, "num_nodes", num_nodes)
+    if n < 0:
+        raise ValueError(f"{function}: num_nodes = {n} must be non-negative")
+    s = _integer(function, "source", source)
+    t = _integer(function, "sink", sink)
+    if not 0 <= s < n:
+        raise IndexError(f"{function}: source = {s} is out of range [0, {n})")
+    if not 0 <= t < n:
+        raise IndexError(f"{function}: sink = {t} is out of range [0, {n})")
+    if s == t:
+        raise ValueError(f"{function}: source and sink are both {s}; they must differ")
+    name = _algorithm(function, algorithm)
+    src_array, dst_array = _edges(function, n, src, dst)
+    capacity_array = _capacity_array(function, "capacity", capacity)
+    if capacity_array.shape[0] != src_array.shape[0]:
+        raise ValueError(
+            f"{function}: capacity has length {capacity_array.shape[0]} but src has length "
+            f"{src_array.shape[0]}"
+        )
+    value, source_side, cut_edges, _ = _core.min_cut(
+        n, src_array, dst_array, capacity_array, s, t, name, bool(check)
+    )
+    return Cut(value, source_side, cut_edges)
+
+
+def _terminal(function: str, name: str, value: Any, num_nodes: int) -> np.ndarray:
+    array = _one_dimensional(function, name, value)
+    if array.dtype.kind == "b":
+        if array.shape[0] != num_nodes:
+            raise ValueError(
+                f"{function}: {name} is a bool mask of length {array.shape[0]} but the graph "
+                f"has {num_nodes} nodes"
+            )
+        return np.flatnonzero(array).astype(np.int64)
+    return _index_array(function, name, array, num_nodes)
+
+
+class NodeCutGraph:
+    """The node-split network of a node-weighted graph, built once and re-solved cheaply.
+
+    Node ``v`` becomes ``v_in -> v_out`` (capacity: its weight), dependency ``u -> v`` becomes
+    ``u_out -> v_in`` (infinite), and ``source_in`` / ``source_out`` / ``sink_in`` /
+    ``sink_out`` (index arrays, or bool masks over nodes) attach nodes to a terminal at their
+    input or output side with infinite edges. The splitting happens in C++.
+    """
+
+    def __init__(
+        self,
+        num_nodes: int,
+        src: Any,
+        dst: Any,
+        *,
+        source_in: Any = (),
+        source_out: Any = (),
+        sink_in: Any = (),
+        sink_out: Any = (),
+        _function: str = "NodeCutGraph",
+    ) -> None:
+        function = _function
+        n = _integer(function, "num_nodes", num_nodes)
+        if n < 0:
+            raise ValueError(f"{function}: num_nodes = {n} must be non-negative")
+        src_array, dst_array = _edges(function, n, src, dst)
+        self._function = function
+        self._num_nodes = n
+        self._graph = _core.NodeCutGraph(
+            n,
+            src_array,
+            dst_array,
+            _terminal(function, "source_in", source_in, n),
+            _terminal(function, "source_out", source_out, n),
+            _terminal(function, "sink_in", sink_in, n),
+            _terminal(function, "sink_out", sink_out, n),
+        )
+
+    @property
+    def num_nodes(self) -> int:
+        return self._num_nodes
+
+    def solve(self, weights: Any, *, algorithm: str = "auto", check: bool = False) -> NodeCut:
+        """Minimum node cut for ``weights`` (int64 in [0, INF] or whole floats, ``inf`` = never
+        cut). Raises UnboundedCutError, whose ``.path`` lists nodes, if no finite cut exists."""
+        function = "NodeCutGraph.solve" if self._function == "NodeCutGraph" else self._function
+        weight_array = _capacity_array(function, "weights", weights)
+        if weight_array.shape[0] != self._num_nodes:
+            raise ValueError(
+                f"{function}: weights has length {weight_array.shape[0]} but the graph has "
+                f"{self._num_nodes} nodes"
+            )
+        name = _algorithm(function, algorithm)
+        value, cut_nodes, side_in, side_out, _ = self._graph.solve(
+            weight_array, name, bool(check), function
+        )
+        return NodeCut(value, cut_nodes, side_in, side_out)
+
+
+def min_node_cut(
+    weights: Any,
+    src: Any,
+    dst: Any,
+    *,
+    source_in: Any = (),
+    source_out: Any = (),
+    sink_in: Any = (),
+    sink_out: Any = (),
+    algorithm: str = "auto",
+    check: bool = False,
+) -> NodeCut:
+    """Minimum-weight set of nodes separating the source from the sink (see NodeCutGraph)."""
+    function = "min_node_cut"
+    weight_array = _capacity_array(function, "weights", weights)
+    graph = NodeCutGraph(
+        weight_array.shape[0],
+        src,
+        dst,
+        source_in=source_in,
+        source_out=source_out,
+        sink_in=sink_in,
+        sink_out=sink_out,
+        _function=function,
+    )
+    return graph.solve(weight_array, algorithm=algorithm, check=check)
