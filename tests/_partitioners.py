@@ -45,7 +45,8 @@ def split_saved(nodes):
 def torch_choice_saved(joint_module, joint_inputs, num_fwd_outputs, static=None):
     by_name = {n.name: n for n in joint_module.graph.nodes}
     names = torch_saved_names(joint_module, joint_inputs, num_fwd_outputs, static)
-    return split_saved([by_name[x] for x in names if not x.startswith("rng_state")])
+    # Names torch made up (RNG states of functionalized random ops) are not joint nodes.
+    return split_saved([by_name[x] for x in names if x in by_name])
 
 
 def save_all_saved(joint_module, joint_inputs, num_fwd_outputs, static=None):
