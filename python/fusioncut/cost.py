@@ -48,23 +48,32 @@ def materialized(graph: JointGraph) -> np.ndarray:
     return written[base]
 
 
-def distances(graph: JointGraph) -> np.ndarray:
-    """Fewest forward ops from node i to a node outside the forward (0 outside the forward)."""
+def distances(graph: JointGraph, cap: int) -> np.ndarray:
+    """``min(cap, fewest forward ops from node i to a node outside the forward)``.
+
+    0 outside the forward. A breadth-first search backwards from the non-forward nodes, cut
+    off after ``cap`` levels (the tie-break does not look further), vectorised per level.
+    """
     n = graph.num_nodes
     role = graph.role
-    users = graph.users
-    far = np.iinfo(np.int64).max // 4
-    dist = np.zeros(n, dtype=np.int64)
-    forward = Role.FORWARD
-    saveable_inputs = (Role.PRIMAL, Role.FWD_SEED, Role.CONSTANT)
-    for i in range(n - 1, -1, -1):
-        if role[i] == forward or role[i] in saveable_inputs:
-            best = far
-            for u in users[i]:
-                d = dist[u] + 1
-                if d < best:
-                    best = d
-            dist[i] = best
+    eligible = (role == Role.FORWARD) | (role == Role.PRIMAL) | (role == Role.FWD_SEED) | (
+        role == Role.CONSTANT)
+    dist = np.full(n, cap, dtype=np.int64)
+    frontier = ~eligible & (role != Role.DEAD)
+    dist[~eligible] = 0
+    src, dst = graph.edge_src, graph.edge_dst
+    src_eligible = eligible[src]
+    unseen = eligible.copy()
+    for level in range(1, cap):
+        hit = src_eligible & frontier[dst]
+        reached = np.zeros(n, dtype=bool)
+        reached[src[hit]] = True
+        reached &= unseen
+        if not reached.any():
+            break
+        dist[reached] = level
+        unseen &= ~reached
+        frontier = reached
     return dist
 
 
@@ -85,8 +94,8 @@ def node_costs(graph: JointGraph, policy: Policy, options: Options, *,
         cost[static_input_nodes[base]] = 0
     cost[graph.value == Value.SYMINT] = options.symint_bytes
     cost[policy.unsaveable_mask()] = INF
-    # Computed in, or inputs of, the backward: nothing to save.
-    cost[np.isin(graph.role, (Role.BACKWARD, Role.TANGENT, Role.BWD_SEED))] = INF
+    # Computed in, or inputs of, the backward, or dead: nothing to save.
+    cost[np.isin(graph.role, (Role.BACKWARD, Role.TANGENT, Role.BWD_SEED, Role.DEAD))] = INF
     return cost
 
 
@@ -97,7 +106,7 @@ def weights(graph: JointGraph, policy: Policy, options: Options, *,
     cost = node_costs(graph, policy, options, nbytes=nbytes,
                       static_input_nodes=static_input_nodes)
     cap = options.distance_cap
-    tie = np.minimum(distances(graph), cap) + (cap + 1) * (graph.kind == OpKind.VIEW)
+    tie = distances(graph, cap) + (cap + 1) * (graph.kind == OpKind.VIEW)
     finite = cost < INF
     scale = int(np.count_nonzero(finite)) * (2 * cap + 1) + 1
     max_cost = int(cost[finite].max()) if finite.any() else 0

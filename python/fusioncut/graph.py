@@ -6,15 +6,18 @@ Node ``i`` is the i-th non-output node of ``gm.graph`` (graph order, hence deter
     kind[i]         ops.OpKind of its target
     role[i]         PRIMAL / FWD_SEED / TANGENT / BWD_SEED / CONSTANT (inputs),
                     FORWARD (needed for a forward output), BACKWARD (depends on a tangent,
-                    or must run in the backward), UNCLAIMED (neither)
+                    or must run in the backward), UNCLAIMED (neither), DEAD (reaches no
+                    output: the analysis does dead-code elimination without editing the graph)
     value[i]        TENSOR / SYMINT / SYMOTHER / MULTI (tuple) / NONE / OPAQUE / MISSING
     numel[i]        element count (the size hint for a symbolic size); tuples: the sum
     itemsize[i]     bytes per element (0 when not a tensor, so nbytes is 0 too)
     symbolic[i]     whether numel is an expression of shape symbols
     base[i]         the non-aliasing node whose storage node i views (i itself if not a view)
     fwd_output[i], bwd_output[i]
-    edge_src, edge_dst   one edge per (producer, user) pair, users in graph order
-    users[i], inputs[i]  the same edges as Python lists, for the analysis passes
+    first_input[i]  the node's first node argument (a view's or getitem's source), or -1
+    edge_src, edge_dst   one edge per (producer, user) pair, sorted by producer then user;
+                         user_ptr is its CSR index (users(i))
+    inputs[i]       node i's node arguments, unique, in argument order
 
 Everything here is structure and sizes; what may be recomputed is ``policy.py`` and what
 saving costs is ``cost.py``. The sizes of a node are ``value_size(val)``, a function of the
@@ -31,7 +34,7 @@ import torch
 import torch.fx as fx
 
 from fusioncut import _torch_compat
-from fusioncut.ops import CONSUMER_FUSIBLE, PRODUCER_FUSIBLE, OpKind, classify, op_name
+from fusioncut.ops import CONSUMER_FUSIBLE, PRODUCER_FUSIBLE, OpKind, classify, kind_code, op_name
 
 
 class Role(enum.IntEnum):
@@ -43,6 +46,7 @@ class Role(enum.IntEnum):
     FORWARD = 5
     BACKWARD = 6
     UNCLAIMED = 7
+    DEAD = 8  # reaches no output and has no effect: neither graph will run it
 
 
 class Value(enum.IntEnum):
@@ -106,18 +110,19 @@ class JointGraph:
     gm: fx.GraphModule
     nodes: list[fx.Node]
     index: dict[fx.Node, int]
-    kind: np.ndarray
-    role: np.ndarray
-    value: np.ndarray
-    numel: np.ndarray
-    itemsize: np.ndarray
-    symbolic: np.ndarray
-    base: np.ndarray
-    fwd_output: np.ndarray
-    bwd_output: np.ndarray
-    edge_src: np.ndarray
-    edge_dst: np.ndarray
-    users: list[list[int]]
+    kind: np.ndarray  # int8 OpKind
+    role: np.ndarray  # int8 Role
+    value: np.ndarray  # int8 Value
+    numel: np.ndarray  # int64
+    itemsize: np.ndarray  # int64
+    symbolic: np.ndarray  # bool
+    base: np.ndarray  # int64
+    first_input: np.ndarray  # int64, -1 when the node has no node inputs
+    fwd_output: np.ndarray  # bool
+    bwd_output: np.ndarray  # bool
+    edge_src: np.ndarray  # int64, sorted by (edge_src, edge_dst)
+    edge_dst: np.ndarray  # int64
+    user_ptr: np.ndarray  # int64 (n + 1,): users of i are edge_dst[user_ptr[i]:user_ptr[i+1]]
     inputs: list[list[int]]
     num_fwd_outputs: int
 
@@ -130,24 +135,23 @@ class JointGraph:
         """Output bytes per node from the size hints (0 for non-tensors)."""
         return self.numel * self.itemsize
 
-    def producer_fusible(self) -> np.ndarray:
-        """Whether a fused kernel can keep node i's value in registers for its consumers.
+    def users(self, i: int) -> np.ndarray:
+        return self.edge_dst[self.user_ptr[i]:self.user_ptr[i + 1]]
 
-        A getitem inherits its producer's kind: ``native_dropout``'s outputs fuse onward,
-        ``native_layer_norm``'s are written.
-        """
-        return _kind_mask(self._effective_kind(), PRODUCER_FUSIBLE)
+    def effective_kind(self) -> np.ndarray:
+        """``kind`` with each getitem replaced by its producer's kind: ``native_dropout``'s
+        outputs fuse onward, ``native_layer_norm``'s are written."""
+        eff = self.kind.copy()
+        getitems = np.flatnonzero((self.kind == _GETITEM) & (self.first_input >= 0))
+        eff[getitems] = self.kind[self.first_input[getitems]]
+        return eff
+
+    def producer_fusible(self) -> np.ndarray:
+        """Whether a fused kernel can keep node i's value in registers for its consumers."""
+        return _kind_mask(self.effective_kind(), PRODUCER_FUSIBLE)
 
     def consumer_fusible(self) -> np.ndarray:
         return _kind_mask(self.kind, CONSUMER_FUSIBLE)
-
-    def _effective_kind(self) -> np.ndarray:
-        eff = self.kind.copy()
-        for i in np.flatnonzero(self.kind == OpKind.GETITEM):
-            ins = self.inputs[i]
-            if ins:
-                eff[i] = self.kind[ins[0]]
-        return eff
 
     def op_name(self, i: int) -> str:
         node = self.nodes[i]
@@ -156,86 +160,101 @@ class JointGraph:
     @classmethod
     def from_fx(cls, gm: fx.GraphModule, num_fwd_outputs: int,
                 unbacked_size_hint: int = 4096) -> JointGraph:
-        graph = gm.graph
-        nodes: list[fx.Node] = []
+        nodes: list[fx.Node] = list(gm.graph.nodes)
         output_node = None
-        for node in graph.nodes:
-            if node.op == "output":
-                output_node = node
-            else:
-                nodes.append(node)
+        if nodes and nodes[-1].op == "output":
+            output_node = nodes.pop()
+        else:
+            outs = [nd for nd in nodes if nd.op == "output"]
+            nodes = [nd for nd in nodes if nd.op != "output"]
+            output_node = outs[0] if outs else None
         n = len(nodes)
         index = {node: i for i, node in enumerate(nodes)}
 
-        kind = np.empty(n, dtype=np.int8)
-        value = np.empty(n, dtype=np.int8)
-        numel = np.zeros(n, dtype=np.int64)
-        itemsize = np.zeros(n, dtype=np.int64)
-        symbolic = np.zeros(n, dtype=bool)
-        base = np.arange(n, dtype=np.int64)
-        users: list[list[int]] = []
+        kind = [0] * n
+        value = [_MISSING] * n
+        numel = [0] * n
+        itemsize = [0] * n
+        symbolic_idx: list[int] = []
+        base = list(range(n))
+        first_input = [-1] * n
         inputs: list[list[int]] = []
         src: list[int] = []
         dst: list[int] = []
 
-        view_kind = OpKind.VIEW
         tensor_cls = torch.Tensor
         for i, node in enumerate(nodes):
-            k = classify(node.op, node.target)
+            k = kind_code(node.op, node.target)
             kind[i] = k
-            meta = node.meta
-            if "val" in meta:
-                val = meta["val"]
+            val = node.meta.get("val", _ABSENT)
+            if val is not _ABSENT:
                 if isinstance(val, tensor_cls):
-                    value[i] = Value.TENSOR
+                    value[i] = _TENSOR
                     ne = val.numel()
                     if type(ne) is not int:
-                        symbolic[i] = True
+                        symbolic_idx.append(i)
                         ne = size_hint(ne, unbacked_size_hint)
                     numel[i] = ne
                     itemsize[i] = val.dtype.itemsize
                 else:
-                    vk = _value_kind(val)
+                    vk = int(_value_kind(val))
                     value[i] = vk
-                    if vk == Value.MULTI:
+                    if vk == _MULTI:
                         ne, _ = value_size(val)
                         if type(ne) is not int:
-                            symbolic[i] = True
+                            symbolic_idx.append(i)
                             ne = size_hint(ne, unbacked_size_hint)
                         numel[i] = ne
-            else:
-                value[i] = Value.MISSING
-            ins: list[int] = []
-            for inp in node.all_input_nodes:  # insertion-ordered, unique
-                j = index.get(inp)
-                if j is not None:
-                    ins.append(j)
+            ins = [index[x] for x in node.all_input_nodes]
             inputs.append(ins)
-            us = [index[u] for u in node.users if u.op != "output"]
-            users.append(us)
-            src.extend([i] * len(us))
-            dst.extend(us)
-            if (k == view_kind or (k == OpKind.GETITEM and ins and kind[ins[0]] == view_kind)) \
-                    and ins:
-                base[i] = base[ins[0]]
+            if ins:
+                j0 = ins[0]
+                first_input[i] = j0
+                if k == _VIEW or (k == _GETITEM and kind[j0] == _VIEW):
+                    base[i] = base[j0]
+                src.extend(ins)
+                dst.extend([i] * len(ins))
 
         fwd_output = np.zeros(n, dtype=bool)
         bwd_output = np.zeros(n, dtype=bool)
         if output_node is not None:
-            outs = list(_flatten(output_node.args))
-            for pos, o in enumerate(outs):
+            for pos, o in enumerate(_flatten(output_node.args)):
                 j = index.get(o) if isinstance(o, fx.Node) else None
                 if j is not None:
                     (fwd_output if pos < num_fwd_outputs else bwd_output)[j] = True
 
-        role = _roles(nodes, kind, users, inputs, fwd_output, bwd_output)
+        edge_src = np.asarray(src, dtype=np.int64)
+        edge_dst = np.asarray(dst, dtype=np.int64)
+        order = np.lexsort((edge_dst, edge_src))
+        edge_src = edge_src[order]
+        edge_dst = edge_dst[order]
+        user_ptr = np.zeros(n + 1, dtype=np.int64)
+        np.cumsum(np.bincount(edge_src, minlength=n), out=user_ptr[1:])
+        kind_arr = np.asarray(kind, dtype=np.int8)
+        symbolic = np.zeros(n, dtype=bool)
+        symbolic[symbolic_idx] = True
+        role = _roles(nodes, kind, inputs, fwd_output, bwd_output)
         return cls(
-            gm=gm, nodes=nodes, index=index, kind=kind, role=role, value=value, numel=numel,
-            itemsize=itemsize, symbolic=symbolic, base=base, fwd_output=fwd_output,
-            bwd_output=bwd_output, edge_src=np.asarray(src, dtype=np.int64),
-            edge_dst=np.asarray(dst, dtype=np.int64), users=users, inputs=inputs,
-            num_fwd_outputs=num_fwd_outputs,
+            gm=gm, nodes=nodes, index=index, kind=kind_arr, role=role,
+            value=np.asarray(value, dtype=np.int8), numel=np.asarray(numel, dtype=np.int64),
+            itemsize=np.asarray(itemsize, dtype=np.int64), symbolic=symbolic,
+            base=np.asarray(base, dtype=np.int64),
+            first_input=np.asarray(first_input, dtype=np.int64), fwd_output=fwd_output,
+            bwd_output=bwd_output, edge_src=edge_src, edge_dst=edge_dst, user_ptr=user_ptr,
+            inputs=inputs, num_fwd_outputs=num_fwd_outputs,
         )
+
+
+# Plain ints for the per-node loops: IntEnum member access costs a metaclass lookup.
+_VIEW = int(OpKind.VIEW)
+_GETITEM = int(OpKind.GETITEM)
+_PLACEHOLDER = int(OpKind.PLACEHOLDER)
+_GET_ATTR = int(OpKind.GET_ATTR)
+_MUTATING = int(OpKind.MUTATING)
+_TENSOR = int(Value.TENSOR)
+_MULTI = int(Value.MULTI)
+_MISSING = int(Value.MISSING)
+_ABSENT = object()
 
 
 def _kind_mask(kind: np.ndarray, kinds: frozenset) -> np.ndarray:
@@ -253,53 +272,70 @@ def _flatten(args):
             yield a
 
 
-def _roles(nodes, kind, users, inputs, fwd_output, bwd_output) -> np.ndarray:
-    """Forward pass: the tangent closure. Reverse pass: what the forward outputs need."""
-    is_primal = _torch_compat.is_primal()
-    is_tangent = _torch_compat.is_tangent()
-    is_fwd_seed = _torch_compat.is_fwd_seed_offset()
-    is_bwd_seed = _torch_compat.is_bwd_seed_offset()
+def _roles(nodes, kind, inputs, fwd_output, bwd_output) -> np.ndarray:
+    """Forward pass: the tangent closure. Reverse pass: what the forward outputs need, and
+    what any output or effect needs (the rest is dead)."""
     n = len(nodes)
-    role = np.full(n, Role.UNCLAIMED, dtype=np.int8)
-    in_bw = np.zeros(n, dtype=bool)
-    must_fw = np.zeros(n, dtype=bool)
+    role = [int(Role.UNCLAIMED)] * n
+    in_bw = [False] * n
+    needed = fwd_output.tolist()
+    live = (fwd_output | bwd_output).tolist()
+    is_input = [False] * n
+    placeholder, get_attr, mutating = _PLACEHOLDER, _GET_ATTR, _MUTATING
+    effectful = int(OpKind.EFFECTFUL)
+    tangent, bwd_seed, constant = int(Role.TANGENT), int(Role.BWD_SEED), int(Role.CONSTANT)
     for i, node in enumerate(nodes):
         k = kind[i]
-        if k == OpKind.PLACEHOLDER:
-            if is_tangent(node):
-                role[i] = Role.TANGENT
-                in_bw[i] = True
-            elif is_bwd_seed(node):
-                role[i] = Role.BWD_SEED
-                in_bw[i] = True
-            elif is_fwd_seed(node):
-                role[i] = Role.FWD_SEED
-            elif is_primal(node):
-                role[i] = Role.PRIMAL
+        if k == placeholder:
+            r = role[i] = _placeholder_role(node)
+            is_input[i] = True
+            in_bw[i] = r == tangent or r == bwd_seed
             continue
-        if k == OpKind.GET_ATTR:
-            role[i] = Role.CONSTANT
+        if k == get_attr:
+            role[i] = constant
+            is_input[i] = True
             continue
-        tag = node.meta.get("partitioner_tag")
-        if tag == "must_be_in_backward" or (tag == "is_backward" and k == OpKind.MUTATING):
-            in_bw[i] = True
-        elif tag == "must_be_in_forward" or (k == OpKind.MUTATING and tag != "is_backward"):
-            must_fw[i] = True
-        if not in_bw[i]:
-            for j in inputs[i]:
-                if in_bw[j]:
-                    in_bw[i] = True
-                    break
-    needed = fwd_output | must_fw
-    needed &= ~in_bw
+        meta = node.meta
+        tag = meta.get("partitioner_tag") if "partitioner_tag" in meta else None
+        if k == effectful:
+            live[i] = True
+        if tag is not None or k == mutating:
+            if tag == "must_be_in_backward" or (tag == "is_backward" and k == mutating):
+                in_bw[i] = live[i] = True
+                continue
+            if tag == "must_be_in_forward" or (k == mutating and tag != "is_backward"):
+                needed[i] = live[i] = True
+        for j in inputs[i]:
+            if in_bw[j]:
+                in_bw[i] = True
+                break
+    forward, backward, dead = int(Role.FORWARD), int(Role.BACKWARD), int(Role.DEAD)
     for i in range(n - 1, -1, -1):
-        if needed[i]:
+        if not live[i]:
+            if not is_input[i]:
+                role[i] = dead
+            continue
+        for j in inputs[i]:
+            live[j] = True
+        if in_bw[i]:
+            if not is_input[i]:
+                role[i] = backward
+        elif needed[i]:
+            if not is_input[i]:
+                role[i] = forward
             for j in inputs[i]:
                 needed[j] = True
-    inputs_mask = role <= Role.CONSTANT
-    role[needed & ~inputs_mask] = Role.FORWARD
-    role[in_bw & ~inputs_mask] = Role.BACKWARD
-    return role
+    return np.asarray(role, dtype=np.int8)
+
+
+def _placeholder_role(node: fx.Node) -> int:
+    if _torch_compat.is_tangent()(node):
+        return int(Role.TANGENT)
+    if _torch_compat.is_bwd_seed_offset()(node):
+        return int(Role.BWD_SEED)
+    if _torch_compat.is_fwd_seed_offset()(node):
+        return int(Role.FWD_SEED)
+    return int(Role.PRIMAL)
 
 
 def unsupported_construct(gm: fx.GraphModule) -> str | None:

@@ -100,26 +100,44 @@ COLLECTIVE_NAMESPACES = frozenset({"_c10d_functional", "c10d_functional",
 # opaque: never fused, never recomputed.
 KNOWN_NAMESPACES = frozenset({"aten", "prims", "inductor_prims", "_inductor_test"})
 
-_cache: dict[object, OpKind] = {}
+_codes: dict[object, int] = {}
 
 
 def classify(node_op: str, target: object) -> OpKind:
     """The ``OpKind`` of an FX node with ``node.op == node_op`` and ``node.target == target``."""
+    return OpKind(kind_code(node_op, target))
+
+
+def kind_code(node_op: str, target: object) -> int:
+    """``int(classify(node_op, target))``, cached per call target (the per-node fast path)."""
+    if node_op == "call_function":
+        code = _codes.get(target)
+        if code is None:
+            code = int(_classify_target(target))
+            _codes[target] = code
+        return code
     if node_op == "placeholder":
-        return OpKind.PLACEHOLDER
+        return _PLACEHOLDER_CODE
     if node_op == "get_attr":
-        return OpKind.GET_ATTR
-    if node_op != "call_function":
-        return OpKind.HIGHER_ORDER  # call_module / call_method: not an aten joint graph
-    kind = _cache.get(target)
-    if kind is None:
-        kind = _classify_target(target)
-        _cache[target] = kind
-    return kind
+        return _GET_ATTR_CODE
+    return _HIGHER_ORDER_CODE  # call_module / call_method: not an aten joint graph
+
+
+_PLACEHOLDER_CODE = int(OpKind.PLACEHOLDER)
+_GET_ATTR_CODE = int(OpKind.GET_ATTR)
+_HIGHER_ORDER_CODE = int(OpKind.HIGHER_ORDER)
+_names: dict[object, str] = {}
 
 
 def op_name(target: object) -> str:
     """``aten.mm`` for an OpOverload, ``torch.ops.higher_order.cond`` for a HOP, else a name."""
+    name = _names.get(target)
+    if name is None:
+        name = _names[target] = _op_name(target)
+    return name
+
+
+def _op_name(target: object) -> str:
     packet = getattr(target, "overloadpacket", None)
     if packet is not None:
         return f"{target.namespace}.{packet.__name__}"

@@ -1,6 +1,6 @@
 """``fusioncut.partition``: AOTAutograd's ``partition_fn``, and ``decide``, the choice it makes.
 
-    joint_module ──DCE──> JointGraph.from_fx ──> policy.analyze ──> cost.weights
+    joint_module ──────> JointGraph.from_fx ──> policy.analyze ──> cost.weights
                                                                        │
           emit.build_modules <── saved set <── min_node_cut (source: inputs + bans,
                                                               sink: backward + MUST_RECOMPUTE)
@@ -14,8 +14,13 @@ dependency is an infinite edge; node ``i``'s own edge has capacity ``weights[i]`
 No CSE: torch runs ``fx_graph_cse`` on the joint graph first. That copies the graph (a hash
 per node, the slowest step after networkx on large graphs) and renames nodes that
 annotations and explanations refer to; AOTAutograd graphs traced by Dynamo are already
-CSE'd, and an uncaught duplicate only costs when both copies would be saved. Dead code is
-eliminated (cheap, and a dead node could otherwise look like a forward node to save).
+CSE'd, and an uncaught duplicate only costs when both copies would be saved.
+
+Dead code matters (a dead backward node would force its forward inputs to be saved), but the
+graph is not edited: ``JointGraph`` marks nodes that reach no output and have no effect as
+``Role.DEAD`` in the same reverse pass that finds the forward (torch's
+``Graph.eliminate_dead_code`` takes ~50 ms on a 7.6k-node GPT graph; the emitter drops dead
+nodes itself).
 """
 
 from __future__ import annotations
@@ -100,10 +105,9 @@ def _static_input_mask(graph: JointGraph, static_lifetime_input_indices) -> np.n
 def decide(joint_module: fx.GraphModule, *, num_fwd_outputs: int,
            static_lifetime_input_indices: list[int] | None = None,
            options: Options | None = None) -> Decision:
-    """Choose the saved set of ``joint_module`` (after dead-code elimination, in place)."""
+    """Choose the saved set of ``joint_module``; the graph is not modified."""
     if options is None:
         options = Options()
-    joint_module.graph.eliminate_dead_code()
     graph = JointGraph.from_fx(joint_module, num_fwd_outputs, options.unbacked_size_hint)
     policy = analyze(graph, options)
     w = node_weights(graph, policy, options,

@@ -29,7 +29,7 @@ import numpy as np
 from torch.utils.checkpoint import CheckpointPolicy
 
 from fusioncut.graph import JointGraph, Role, Value
-from fusioncut.ops import OpKind, RUNTIME_RECOMPUTABLE
+from fusioncut.ops import RUNTIME_RECOMPUTABLE, OpKind, op_name
 from fusioncut.options import Options
 
 
@@ -104,7 +104,7 @@ def effective_annotations(graph: JointGraph) -> list[tuple[object, str] | None]:
         if tag in _RECOMPUTE_TAGS:
             my_id = node.meta.get("ac_graph_id")
             recompute_user = False
-            for u in graph.users[i]:
+            for u in graph.users(i).tolist():
                 umeta = nodes[u].meta
                 if umeta.get("recompute") in _RECOMPUTE_TAGS:
                     recompute_user = True
@@ -147,13 +147,8 @@ def analyze(graph: JointGraph, options: Options) -> Policy:
     kind = graph.kind
     role = graph.role
     value = graph.value
-    users = graph.users
-    inputs = graph.inputs
-    numel = graph.numel
     nodes = graph.nodes
-    runtime = options.mode == "runtime"
     ratio = options.reduction_ratio
-    ban_mat_bw = options.bans_materialized_in_backward
     override = options.annotations_override_bans
 
     ban: list[Reason | None] = [None] * n
@@ -162,113 +157,131 @@ def analyze(graph: JointGraph, options: Options) -> Policy:
     soft = np.zeros(n, dtype=bool)
     replays_rng = False
 
-    blocker = _backward_blockers(graph) if ban_mat_bw else None
-    annotations = effective_annotations(graph)
+    for i in np.flatnonzero((value != Value.TENSOR) & (value != Value.SYMINT)).tolist():
+        unsaveable[i] = Reason(ReasonKind.NOT_SAVEABLE, _VALUE_NAMES.get(Value(int(value[i])),
+                                                                          "value"))
+    for i in np.flatnonzero((role == Role.PRIMAL) | (role == Role.FWD_SEED)).tolist():
+        ban[i] = Reason(ReasonKind.INPUT, nodes[i].name)
 
-    for i in range(n):
-        v = value[i]
-        if v != Value.TENSOR and v != Value.SYMINT:
-            unsaveable[i] = Reason(ReasonKind.NOT_SAVEABLE, _VALUE_NAMES.get(Value(v), "value"))
-        r = role[i]
-        if r == Role.PRIMAL or r == Role.FWD_SEED:
-            ban[i] = Reason(ReasonKind.INPUT, nodes[i].name)
+    annotations = effective_annotations(graph)
+    annotated = [i for i, a in enumerate(annotations) if a is not None]
+    tags: dict[int, object] = {}
+    for i in annotated:
+        tag, why = annotations[i]
+        if kind[i] == OpKind.PLACEHOLDER or kind[i] == OpKind.GET_ATTR:
             continue
-        k = kind[i]
-        if k == OpKind.PLACEHOLDER or k == OpKind.GET_ATTR:
-            continue
-        ann = annotations[i]
-        tag = ann[0] if ann is not None else None
+        tags[i] = tag
         if tag in _RECOMPUTE_TAGS:
-            recompute[i] = Reason(ReasonKind.ANNOTATION, ann[1])
+            recompute[i] = Reason(ReasonKind.ANNOTATION, why)
             soft[i] = tag == CheckpointPolicy.PREFER_RECOMPUTE
-            if k == OpKind.RANDOM:
+            if kind[i] == OpKind.RANDOM:
                 replays_rng = True
-        if r != Role.FORWARD or k in _NEVER_BANNED:
+
+    # Ban candidates: forward nodes that are not views, getitems, SymInt arithmetic or inputs.
+    never = np.zeros(len(OpKind), dtype=bool)
+    never[list(_NEVER_BANNED)] = True
+    candidate = (role == Role.FORWARD) & ~never[kind]
+    op_ban = np.zeros(len(OpKind), dtype=bool)
+    op_ban[[OpKind.COMPUTE_INTENSIVE, OpKind.RANDOM, OpKind.COLLECTIVE, OpKind.MUTATING,
+            OpKind.EFFECTFUL, OpKind.OPAQUE]] = True
+    if options.mode == "runtime":
+        not_fusible = candidate & ~_mask_of(kind, RUNTIME_RECOMPUTABLE) & ~op_ban[kind]
+    else:
+        not_fusible = np.zeros(n, dtype=bool)
+    if ratio != float("inf"):
+        counted = (value[graph.edge_src] == Value.TENSOR) | (value[graph.edge_src] == Value.MULTI)
+        total_in = np.bincount(graph.edge_dst[counted], weights=graph.numel[graph.edge_src[counted]],
+                               minlength=n)
+        small = candidate & (graph.numel * ratio <= total_in) & (total_in > 0)
+    else:
+        total_in = None
+        small = np.zeros(n, dtype=bool)
+    blocker = _backward_blockers(graph) if options.bans_materialized_in_backward else \
+        np.full(n, -1, dtype=np.int64)
+    heuristic = candidate & (op_ban[kind] | not_fusible | small | (blocker >= 0))
+    hard = candidate & _mask_of(kind, _HARD_KINDS)
+
+    consider = np.flatnonzero(heuristic | hard).tolist()
+    consider = sorted(set(consider) | {i for i in tags if candidate[i]})
+    for i in consider:
+        tag = tags.get(i)
+        if hard[i]:
+            ban[i] = _op_reason(graph, i)
             continue
-        reason = None
-        if k in _HARD_KINDS:
-            reason = _op_reason(graph, i)
-        elif tag in _RECOMPUTE_TAGS and override:
+        if tag in _RECOMPUTE_TAGS and override:
             continue
-        elif tag == CheckpointPolicy.MUST_SAVE or tag == CheckpointPolicy.PREFER_SAVE:
-            reason = Reason(ReasonKind.ANNOTATION, ann[1])
+        if tag == CheckpointPolicy.MUST_SAVE or tag == CheckpointPolicy.PREFER_SAVE:
+            ban[i] = Reason(ReasonKind.ANNOTATION, annotations[i][1])
             soft[i] = tag == CheckpointPolicy.PREFER_SAVE
-        else:
-            reason = _op_reason(graph, i)
-            if reason is None and runtime and k not in RUNTIME_RECOMPUTABLE:
-                reason = Reason(ReasonKind.NOT_FUSIBLE, graph.op_name(i))
-            if reason is None and ratio != float("inf"):
-                total_in = 0
-                for j in inputs[i]:
-                    vj = value[j]
-                    if vj == Value.TENSOR or vj == Value.MULTI:
-                        total_in += int(numel[j])
-                out = int(numel[i])
-                if out * ratio <= total_in:
-                    reason = Reason(
-                        ReasonKind.REDUCTION,
-                        f"{graph.op_name(i)} output {out} elements, inputs {total_in} "
-                        f"({ratio:g}x+ smaller)")
-            if reason is None and blocker is not None and blocker[i] >= 0:
-                b = int(blocker[i])
-                reason = Reason(ReasonKind.MATERIALIZED_IN_BACKWARD,
-                                f"by {graph.op_name(b)} ({nodes[b].name})")
+            continue
+        reason = _op_reason(graph, i)
+        if reason is None and not_fusible[i]:
+            reason = Reason(ReasonKind.NOT_FUSIBLE, graph.op_name(i))
+        if reason is None and small[i]:
+            reason = Reason(
+                ReasonKind.REDUCTION,
+                f"{graph.op_name(i)} output has {int(graph.numel[i])} elements, its inputs "
+                f"{int(total_in[i])} ({ratio:g}x or more smaller)")
+        if reason is None and blocker[i] >= 0:
+            b = int(blocker[i])
+            reason = Reason(ReasonKind.MATERIALIZED_IN_BACKWARD,
+                            f"by {graph.op_name(b)} ({nodes[b].name})")
         ban[i] = reason
     return Policy(ban=ban, recompute=recompute, unsaveable=unsaveable, soft=soft,
                   replays_rng=replays_rng)
 
 
+def _mask_of(kind: np.ndarray, kinds) -> np.ndarray:
+    table = np.zeros(len(OpKind), dtype=bool)
+    table[[int(k) for k in kinds]] = True
+    return table[kind]
+
+
+_REASON_OF_KIND = {
+    int(OpKind.COMPUTE_INTENSIVE): ReasonKind.COMPUTE_INTENSIVE,
+    int(OpKind.RANDOM): ReasonKind.RANDOM,
+    int(OpKind.COLLECTIVE): ReasonKind.COLLECTIVE,
+    int(OpKind.MUTATING): ReasonKind.MUTATING,
+    int(OpKind.EFFECTFUL): ReasonKind.EFFECTFUL,
+    int(OpKind.OPAQUE): ReasonKind.OPAQUE,
+}
+
+
 def _op_reason(graph: JointGraph, i: int) -> Reason | None:
-    k = graph.kind[i]
-    if k == OpKind.COMPUTE_INTENSIVE:
-        return Reason(ReasonKind.COMPUTE_INTENSIVE, graph.op_name(i))
-    if k == OpKind.RANDOM:
-        return Reason(ReasonKind.RANDOM, graph.op_name(i))
-    if k == OpKind.COLLECTIVE:
-        return Reason(ReasonKind.COLLECTIVE, graph.op_name(i))
-    if k == OpKind.MUTATING:
-        return Reason(ReasonKind.MUTATING, graph.op_name(i))
-    if k == OpKind.EFFECTFUL:
-        return Reason(ReasonKind.EFFECTFUL, graph.op_name(i))
-    if k == OpKind.OPAQUE:
-        return Reason(ReasonKind.OPAQUE, graph.op_name(i))
-    return None
+    """The ban an op carries by its kind alone (compute-intensive, random, ...), or None."""
+    reason_kind = _REASON_OF_KIND.get(int(graph.kind[i]))
+    if reason_kind is None:
+        return None
+    return Reason(reason_kind, op_name(graph.nodes[i].target))
 
 
 def _backward_blockers(graph: JointGraph) -> np.ndarray:
-    """For each node, a backward (non-FORWARD) user that could not fuse with it, or -1.
+    """For each node, the first backward (non-FORWARD) user that could not fuse with it, or -1.
 
     Users are seen through views and getitems (Lemma 3.1 with aliasing looked through): the
-    backward ``tanh_backward(detach(detach(tanh_1)))`` fuses with ``tanh_1``. One reverse pass:
-    ``any_bw[v]`` / ``unfusible_bw[v]`` for a view ``v`` are the first backward user / the
-    first non-fusing backward user reachable through aliases from ``v``.
+    backward's ``tanh_backward(detach(detach(tanh_1)))`` fuses with ``tanh_1``. Every node
+    belongs to the alias group of its nearest non-view, non-getitem ancestor along first
+    arguments (``root``); a user outside the group that runs outside the forward is a
+    backward use of the root. If the root fuses onward (pointwise), only a user that cannot
+    fuse blocks it; otherwise any backward use does (the recomputed value would be written).
     """
     n = graph.num_nodes
     kind = graph.kind
-    role = graph.role
-    users = graph.users
+    look_through = (kind == OpKind.VIEW) | (kind == OpKind.GETITEM)
+    root = np.arange(n, dtype=np.int64)
+    first = graph.first_input
+    for i in np.flatnonzero(look_through & (first >= 0)).tolist():
+        root[i] = root[first[i]]
+    src, dst = graph.edge_src, graph.edge_dst
+    bw_use = (graph.role[dst] != Role.FORWARD) & ~look_through[dst]
     producer = graph.producer_fusible()
     consumer = graph.consumer_fusible()
-    any_bw = np.full(n, -1, dtype=np.int64)
-    unfusible_bw = np.full(n, -1, dtype=np.int64)
-    blocker = np.full(n, -1, dtype=np.int64)
-    forward = Role.FORWARD
-    for i in range(n - 1, -1, -1):
-        a = -1
-        u_nf = -1
-        for u in users[i]:
-            ku = kind[u]
-            if ku == OpKind.VIEW or ku == OpKind.GETITEM:
-                if a < 0 and any_bw[u] >= 0:
-                    a = any_bw[u]
-                if u_nf < 0 and unfusible_bw[u] >= 0:
-                    u_nf = unfusible_bw[u]
-            elif role[u] != forward:
-                if a < 0:
-                    a = u
-                if u_nf < 0 and not consumer[u]:
-                    u_nf = u
-        any_bw[i] = a
-        unfusible_bw[i] = u_nf
-        blocker[i] = u_nf if producer[i] else a
+    none = np.int64(n)
+    first_any = np.full(n, none, dtype=np.int64)
+    np.minimum.at(first_any, root[src[bw_use]], dst[bw_use])
+    unfusible = bw_use & ~consumer[dst]
+    first_unfusible = np.full(n, none, dtype=np.int64)
+    np.minimum.at(first_unfusible, root[src[unfusible]], dst[unfusible])
+    blocker = np.where(producer, first_unfusible, first_any)
+    blocker[blocker == none] = -1
     return blocker
