@@ -278,3 +278,14 @@ def arg_tree_leaves(*args: Any) -> list:
 
 def tree_leaves(tree: Any) -> list:
     return _require("torch.utils._pytree", "tree_leaves")(tree)
+
+
+# --- structured trace logging (fusioncut._log; added for issue #5) ----------------------------
+
+
+def trace_structured() -> Any:
+    """``torch._logging.trace_structured`` (tlparse artifacts), or None when absent."""
+    try:
+        return _require("torch._logging", "trace_structured")
+    except ImportError:
+        return None
