@@ -210,9 +210,8 @@ def analyze(graph: JointGraph, options: Options) -> Policy:
             continue
         if tag in _RECOMPUTE_TAGS and override:
             continue
-        if tag == CheckpointPolicy.MUST_SAVE or tag == CheckpointPolicy.PREFER_SAVE:
+        if tag == CheckpointPolicy.MUST_SAVE:
             ban[i] = Reason(ReasonKind.ANNOTATION, annotations[i][1])
-            soft[i] = tag == CheckpointPolicy.PREFER_SAVE
             continue
         reason = _op_reason(graph, i)
         if reason is None and not_fusible[i]:
@@ -226,6 +225,11 @@ def analyze(graph: JointGraph, options: Options) -> Policy:
             b = int(blocker[i])
             reason = Reason(ReasonKind.MATERIALIZED_IN_BACKWARD,
                             f"by {graph.op_name(b)} ({nodes[b].name})")
+        if reason is None and tag == CheckpointPolicy.PREFER_SAVE:
+            # A preference only: dropped if it makes every cut infinite. Where a ban applies
+            # anyway, the ban (hard) stands instead.
+            reason = Reason(ReasonKind.ANNOTATION, annotations[i][1])
+            soft[i] = True
         ban[i] = reason
     return Policy(ban=ban, recompute=recompute, unsaveable=unsaveable, soft=soft,
                   replays_rng=replays_rng)
