@@ -21,7 +21,8 @@ Limits, reported as skips rather than wrong answers:
 - scipy's ``maximum_flow`` truncates capacities to int32, so it is skipped when BIG (and with
   it the flow value) does not fit in int32. It returns the value only.
 - igraph is skipped when BIG >= 2**53 (doubles stop being exact integers).
-- networkx is skipped above ``NX_MAX_VERTICES`` vertices (too slow: seconds at 30k vertices).
+- networkx is skipped above ``NX_MAX_VERTICES`` vertices (too slow: seconds at 30k vertices),
+  its boykov_kolmogorov above ``NX_BK_MAX_EDGES`` edges (minutes on a 60k-edge grid).
 - PyMaxflow has built-in terminals: edges out of the source become source t-links, edges into
   the sink become sink t-links, edges into the source or out of the sink are dropped (they
   carry no s-t flow), and a direct source->sink edge is added to the value.
@@ -39,6 +40,7 @@ INF = 2**62
 INT32_MAX = 2**31 - 1
 DOUBLE_EXACT = 2**53
 NX_MAX_VERTICES = 30_000
+NX_BK_MAX_EDGES = 20_000  # networkx's boykov_kolmogorov: 80 s on a 60k-edge grid
 
 Result = tuple[int, "np.ndarray | None"]
 SolveFn = Callable[[int, np.ndarray, np.ndarray, np.ndarray, int, int], Result]
@@ -202,7 +204,13 @@ def _networkx(flow_func_name: str) -> SolveFn:
 
 def _networkx_skip(num_nodes, num_edges, capacity) -> str | None:
     if num_nodes > NX_MAX_VERTICES:
-        return f"skipped (too slow above {NX_MAX_VERTICES} vertices)"
+        return f"skipped (too slow above {NX_MAX_VERTICES:,} vertices)"
+    return None
+
+
+def _networkx_bk_skip(num_nodes, num_edges, capacity) -> str | None:
+    if num_edges > NX_BK_MAX_EDGES:
+        return f"skipped (too slow above {NX_BK_MAX_EDGES:,} edges)"
     return None
 
 
@@ -221,7 +229,9 @@ PEERS: dict[str, Peer] = {
         Peer("igraph", "igraph", _igraph, _igraph_skip),
         Peer("scipy_dinic", "scipy", _scipy, _scipy_skip),
         Peer(NX_PREFLOW, "networkx", _networkx("preflow_push"), _networkx_skip),
-        Peer("nx_boykov_kolmogorov", "networkx", _networkx("boykov_kolmogorov"), _networkx_skip),
+        Peer(
+            "nx_boykov_kolmogorov", "networkx", _networkx("boykov_kolmogorov"), _networkx_bk_skip
+        ),
     ]
 }
 
