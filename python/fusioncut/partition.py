@@ -137,10 +137,10 @@ def decide(joint_module: fx.GraphModule, *, num_fwd_outputs: int,
                 raise _partition_error(path, graph, policy, w, source_in, sink_in,
                                        sink_out) from e
             for i in soft:
-                source_in[i] = source_in[i] and not (policy.ban[i] is not None and policy.soft[i])
-                sink_in[i] = sink_in[i] and not (policy.recompute[i] is not None
-                                                 and policy.soft[i]
-                                                 and role[i] != Role.BACKWARD)
+                if policy.soft_ban[i]:
+                    source_in[i] = False
+                if policy.soft_recompute[i] and role[i] != Role.BACKWARD:
+                    sink_in[i] = False
                 dropped.append(i)
     saved = np.asarray(cut.cut_nodes, dtype=np.int64)
     return Decision(graph=graph, policy=policy, weights=w, source_in=source_in,
@@ -149,12 +149,13 @@ def decide(joint_module: fx.GraphModule, *, num_fwd_outputs: int,
 
 
 def _soft_constraints_on(path, graph, policy, source_in, sink_in) -> list[int]:
+    """Nodes whose PREFER_* constraint is an end of the infinite path (and still active)."""
     first, last = path[0], path[-1]
     out = []
-    if policy.soft[first] and policy.ban[first] is not None and source_in[first]:
+    if policy.soft_ban[first] and source_in[first]:
         out.append(first)
-    if policy.soft[last] and policy.recompute[last] is not None and sink_in[last] \
-            and graph.role[last] == Role.FORWARD:
+    if policy.soft_recompute[last] and sink_in[last] and graph.role[last] != Role.BACKWARD \
+            and last not in out:
         out.append(last)
     return out
 

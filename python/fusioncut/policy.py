@@ -11,8 +11,9 @@
     unsaveable[i] i's own edge is infinite: i is not a tensor or SymInt
 
 A node with both a ban and a recompute reason is a contradiction the solver reports as a path
-of one node. ``soft[i]`` marks constraints that come from PREFER_* annotations: the
-partitioner drops them when they lie on a path that makes every cut infinite.
+of one node. ``soft_ban[i]`` / ``soft_recompute[i]`` mark constraints that come from PREFER_*
+annotations: the partitioner drops them when they lie on a path that makes every cut
+infinite.
 
 Bans apply to FORWARD nodes only: a node the forward does not need is computed once, in the
 backward, which is not recomputation. Views and getitems are never banned (they cost nothing;
@@ -72,7 +73,8 @@ class Policy:
     ban: list[Reason | None]
     recompute: list[Reason | None]
     unsaveable: list[Reason | None]
-    soft: np.ndarray  # bool (n,): the ban/recompute of node i comes from a PREFER_* tag
+    soft_ban: np.ndarray  # bool (n,): ban[i] comes from PREFER_SAVE
+    soft_recompute: np.ndarray  # bool (n,): recompute[i] comes from PREFER_RECOMPUTE
     replays_rng: bool  # an annotated random op is recomputed: the emitter must replay its RNG
 
     def banned_mask(self) -> np.ndarray:
@@ -154,7 +156,8 @@ def analyze(graph: JointGraph, options: Options) -> Policy:
     ban: list[Reason | None] = [None] * n
     recompute: list[Reason | None] = [None] * n
     unsaveable: list[Reason | None] = [None] * n
-    soft = np.zeros(n, dtype=bool)
+    soft_ban = np.zeros(n, dtype=bool)
+    soft_recompute = np.zeros(n, dtype=bool)
     replays_rng = False
 
     for i in np.flatnonzero((value != Value.TENSOR) & (value != Value.SYMINT)).tolist():
@@ -173,7 +176,7 @@ def analyze(graph: JointGraph, options: Options) -> Policy:
         tags[i] = tag
         if tag in _RECOMPUTE_TAGS:
             recompute[i] = Reason(ReasonKind.ANNOTATION, why)
-            soft[i] = tag == CheckpointPolicy.PREFER_RECOMPUTE
+            soft_recompute[i] = tag == CheckpointPolicy.PREFER_RECOMPUTE
             if kind[i] == OpKind.RANDOM:
                 replays_rng = True
 
@@ -229,10 +232,10 @@ def analyze(graph: JointGraph, options: Options) -> Policy:
             # A preference only: dropped if it makes every cut infinite. Where a ban applies
             # anyway, the ban (hard) stands instead.
             reason = Reason(ReasonKind.ANNOTATION, annotations[i][1])
-            soft[i] = True
+            soft_ban[i] = True
         ban[i] = reason
-    return Policy(ban=ban, recompute=recompute, unsaveable=unsaveable, soft=soft,
-                  replays_rng=replays_rng)
+    return Policy(ban=ban, recompute=recompute, unsaveable=unsaveable, soft_ban=soft_ban,
+                  soft_recompute=soft_recompute, replays_rng=replays_rng)
 
 
 def _mask_of(kind: np.ndarray, kinds) -> np.ndarray:
