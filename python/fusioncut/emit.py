@@ -37,8 +37,10 @@ must never recompute an untagged random op (it falls back instead).
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import operator
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 import torch
@@ -87,6 +89,7 @@ class _Placement:
     def __init__(self) -> None:
         self._mutable: dict[Any, bool] = {}
         self._impure: dict[Any, bool] = {}
+        self._rng: dict[Any, bool] = {}
         self.impure_random = tc.dce_impure_random()
 
     def _is_mutable(self, target: Any) -> bool:
@@ -112,6 +115,17 @@ class _Placement:
         if tag == "must_be_in_backward":
             return True
         return tag == "is_backward" and node.op == "call_function" and self._is_mutable(node.target)
+
+    def is_rng(self, node: fx.Node) -> bool:
+        """A random op (``nondeterministic_seeded``): recomputing it needs its RNG state."""
+        if node.op != "call_function":
+            return False
+        try:
+            return self._rng[node.target]
+        except KeyError:
+            value = _is_rng_target(node.target)
+            self._rng[node.target] = value
+            return value
 
     def is_impure(self, node: fx.Node) -> bool:
         """``Node.is_impure`` as ``Graph.eliminate_dead_code`` would call it."""
@@ -317,6 +331,24 @@ def _emit_graph(
     return graph
 
 
+@contextlib.contextmanager
+def _gc_paused() -> Iterator[None]:
+    """Pause the cyclic garbage collector while building graphs.
+
+    Building a 9k-node graph allocates tens of thousands of objects; each allocation burst
+    triggers collections that traverse the whole heap (the joint graph, its FakeTensors and the
+    rest of torch), which made emission 3-15x slower and erratic. Nothing built here is garbage
+    until we return, so collecting earlier gains nothing.
+    """
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
 def _make_module(joint_module: fx.GraphModule, graph: fx.Graph) -> fx.GraphModule:
     return tc.lazy_graph_module_cls()(joint_module, graph)
 
@@ -416,15 +448,16 @@ def build_modules(
             static_lifetime_input_indices=static_lifetime_input_indices,
         )
     try:
-        fw_module, bw_module, n_sym = _build_fast(
-            joint_module, saved_values, saved_sym_nodes, placeholders, num_fwd_outputs
-        )
+        with _gc_paused():
+            fw_module, bw_module, n_sym, rng_twice = _build_fast(
+                joint_module, saved_values, saved_sym_nodes, placeholders, num_fwd_outputs
+            )
     except _NeedsReference:
         return build_modules_reference(
             joint_module, saved_values, saved_sym_nodes, num_fwd_outputs=num_fwd_outputs,
             static_lifetime_input_indices=static_lifetime_input_indices,
         )
-    return _postprocess(joint_module, fw_module, bw_module, n_sym)
+    return _postprocess(joint_module, fw_module, bw_module, n_sym, rng_twice)
 
 
 def _build_fast(joint_module, saved_values, saved_sym_nodes, placeholders, num_fwd_outputs):
@@ -470,14 +503,20 @@ def _build_fast(joint_module, saved_values, saved_sym_nodes, placeholders, num_f
     # Backward, final inputs. The inputs only shrank to the used ones (plus symbol bindings,
     # which are inputs but need no recomputation), so validity and liveness are unchanged
     # except for new binding inputs; recompute to stay exact.
+    # Dropping unused inputs changes nothing that is live; only new symbol-binding inputs can
+    # make more nodes computable, so redo the walks only then.
+    old_inputs = set(bw_inputs)
     bw_inputs = [*saved_sym_nodes, *saved_values, *tangents, *bwd_seeds]
-    bw = _Subgraph(nodes, index, bw_inputs, bwd_outputs, in_fw_only, placement)
+    if not old_inputs.issuperset(bw_inputs):
+        bw = _Subgraph(nodes, index, bw_inputs, bwd_outputs, in_fw_only, placement)
     bw_order = _autograd_engine_order(nodes, index, bw.body(nodes), tangents, bwd_outputs)
     bw_order = _raise_getitems(nodes, bw_order, index)
     bw_graph = _emit_graph(nodes, index, bw_inputs, bw_order, bwd_outputs, bwd_descs, backward=True)
-    return _make_module(joint_module, fw_graph), _make_module(joint_module, bw_graph), len(
-        saved_sym_nodes
-    )
+    fw_rng = {i for i in fw_order if placement.is_rng(nodes[i])}
+    rng_twice = [nodes[i] for i in bw_order if i in fw_rng]
+    fw_module = _make_module(joint_module, fw_graph)
+    bw_module = _make_module(joint_module, bw_graph)
+    return fw_module, bw_module, len(saved_sym_nodes), rng_twice
 
 
 def _rng_nodes(gm: fx.GraphModule) -> dict[str, fx.Node]:
@@ -486,24 +525,29 @@ def _rng_nodes(gm: fx.GraphModule) -> dict[str, fx.Node]:
     }
 
 
-def _postprocess(joint_module, fw_module, bw_module, num_sym_nodes):
-    """RNG functionalization of recomputed random ops and graph-safe RNG through HOPs."""
-    fw_rng, bw_rng = _rng_nodes(fw_module), _rng_nodes(bw_module)
-    twice = [name for name in fw_rng if name in bw_rng]
-    if twice:
+def _postprocess(joint_module, fw_module, bw_module, num_sym_nodes, rng_twice):
+    """RNG functionalization of recomputed random ops and graph-safe RNG through HOPs.
+
+    ``rng_twice``: the joint graph's random ops that both output graphs compute.
+    """
+    if rng_twice:
         must_recompute = tc.must_recompute()
-        joint = {n.name: n for n in joint_module.graph.nodes if n.name in twice}
-        untagged = [name for name in twice if not must_recompute(joint[name])]
+        untagged = [node for node in rng_twice if not must_recompute(node)]
         if untagged:
             raise EmitError(
                 "build_modules: random op(s) "
-                + ", ".join(f"{name!r} ({joint[name].target})" for name in untagged)
+                + ", ".join(f"{node.name!r} ({node.target})" for node in untagged)
                 + " would run in both the forward and the backward; only ops tagged "
                 "must_recompute (activation checkpointing) get a shared RNG state"
             )
         fw_module, bw_module = tc.functionalize_rng_ops()(
             joint_module, fw_module, bw_module, num_sym_nodes
         )
+    return _thread_hop_rng_states(fw_module, bw_module)
+
+
+def _thread_hop_rng_states(fw_module, bw_module):
+    """Graph-safe RNG state placeholders of ``invoke_subgraph`` bodies, threaded outward."""
     invoke_subgraph = getattr(torch.ops.higher_order, "invoke_subgraph", None)
     if invoke_subgraph is not None and (
         fw_module.graph.find_nodes(op="call_function", target=invoke_subgraph)
@@ -561,7 +605,4 @@ def build_modules_reference(
     bw_module = tc.reordering_to_mimic_autograd_engine()(bw_module)
     fw_module = tc.raise_getitems()(fw_module)
     bw_module = tc.raise_getitems()(bw_module)
-    thread = tc.thread_graphsafe_rng_from_hops()
-    fw_module = thread(fw_module, is_backward=False)
-    bw_module = thread(bw_module, is_backward=True)
-    return fw_module, bw_module
+    return _thread_hop_rng_states(fw_module, bw_module)
