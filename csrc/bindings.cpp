@@ -5,6 +5,7 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <memory>
 #include <mutex>
 #include <string>
 
@@ -19,7 +20,13 @@ namespace {
 
 using Int64Array = py::array_t<int64_t, py::array::c_style>;
 
-PyObject* unbounded_cut_error = nullptr;  // fusioncut._core.UnboundedCutError (never freed)
+PyObject* unbounded_cut_error = nullptr;
+
+// min_cut keeps one workspace per thread for graphs up to this many edges (about 40 bytes an
+// edge), so that repeated small solves neither allocate nor page-fault; larger graphs free
+// theirs on return.
+constexpr int64_t kRetainedWorkspaceEdges = int64_t{1} << 18;
+thread_local std::unique_ptr<fusioncut::MinCutWorkspace> cached_workspace;  // fusioncut._core.UnboundedCutError (never freed)
 
 Algorithm parse_algorithm(const std::string& function, const std::string& name) {
   if (name == "auto") return Algorithm::kAuto;
@@ -109,10 +116,12 @@ PYBIND11_MODULE(_core, m) {
         fusioncut::MinCutResult result;
         {
           py::gil_scoped_release release;
-          fusioncut::CutSolver solver;
+          std::unique_ptr<fusioncut::MinCutWorkspace> workspace = std::move(cached_workspace);
+          if (!workspace) workspace = std::make_unique<fusioncut::MinCutWorkspace>();
           result = fusioncut::min_cut(num_nodes, src.size(), src.data(), dst.data(),
                                       capacity.data(), source, sink, requested, check, side,
-                                      &solver);
+                                      workspace.get());
+          if (src.size() <= kRetainedWorkspaceEdges) cached_workspace = std::move(workspace);
         }
         Int64Array cut_edges(static_cast<py::ssize_t>(result.cut_edges.size()));
         std::copy(result.cut_edges.begin(), result.cut_edges.end(), cut_edges.mutable_data());

@@ -6,18 +6,19 @@
 // vertices that can reach the sink in the final residual graph (the cut closest to the sink,
 // the same for every maximum flow and therefore for every algorithm).
 //
-// Pipeline (CutSolver::solve):
-//   1. Reductions (reductions.h): merge the infinite closures into the terminals, mark idle
-//      vertices; report an s -> t path of infinite edges if there is no finite cut.
-//   2. Pick 64- or 128-bit capacities: 64 bits suffice when the capacity leaving the source set
-//      is below kInfinity, since no excess, flow or residual can then exceed it.
-//   3. Run push-relabel or Boykov-Kolmogorov (`kAuto`: see choose_algorithm()).
-//   4. residual_sink_side(): backward search from the sink set in the final residual graph.
-//   5. Optionally certify the result (check.h); always in debug builds.
+// Pipeline of min_cut():
+//   1. Reductions (reductions.h) on the input adjacency (adjacency.h): the infinite closures
+//      S_inf, T_inf and the idle vertices; an s -> t path of infinite edges if no finite cut.
+//   2. A residual graph of the live vertices only, S_inf and T_inf merged into two terminals.
+//   3. FlowSolver: 64-bit capacities when the capacity leaving the source is below kInfinity
+//      (then no excess, flow or residual can exceed it), else 128-bit; push-relabel or
+//      Boykov-Kolmogorov (`kAuto`: choose_algorithm()); residual_sink_side(); optionally the
+//      self-check (check.h), always in debug builds.
+//   4. Back to the input graph: S_inf to the source side, T_inf to the sink side, idle vertices
+//      to the sink side iff they reach it through idle vertices.
+// NodeCutGraph (node_cut.h) runs steps 1 and 3 in place on its fixed network (CutSolver).
 //
-// Invariant: after a successful solve(), in_sink()[v] is 1 iff v is on the canonical sink side.
-//
-// Complexity: O(V + E) around the max-flow algorithm; one CutSolver reuses its buffers.
+// Complexity: O(V + E) around the max-flow algorithm.
 #pragma once
 
 #include <cstdint>
@@ -25,6 +26,7 @@
 #include <string>
 #include <vector>
 
+#include "adjacency.h"
 #include "boykov_kolmogorov.h"
 #include "check.h"
 #include "push_relabel.h"
@@ -63,21 +65,18 @@ inline Algorithm choose_algorithm(Algorithm requested, VertexId num_live) {
                                                   : Algorithm::kPushRelabel;
 }
 
-class CutSolver {
+// Max flow on a residual graph whose roles are already known, then the canonical sink side.
+// Buffers are kept across runs.
+class FlowSolver {
  public:
-  // Solves on g starting from the residual capacities in *residual (modified). Returns false
-  // when there is no finite cut; unbounded_path() then holds an s -> t path of infinite arcs.
-  // Throws std::logic_error if `check` (or a debug build) finds the result not optimal.
-  bool solve(const ResidualGraph& g, std::vector<int64_t>* residual, VertexId s, VertexId t,
-             Algorithm algorithm, bool check, const char* function) {
+  // Solves in place (steps 2-5 above). Afterwards in_sink()[v] is 1 iff v is on the canonical
+  // sink side. Throws std::logic_error if `check` (or a debug build) finds the result wrong.
+  void run(const ResidualGraph& g, std::vector<int64_t>* residual, const uint8_t* role,
+           Algorithm algorithm, bool check, const char* function) {
 #ifndef NDEBUG
     check = true;
 #endif
     int64_t* res = residual->data();
-    if (!reductions_.run(g, res, s, t)) return false;
-    const uint8_t* role = reductions_.role();
-    used_ = choose_algorithm(algorithm, reductions_.num_live());
-
     WideInt leaving_source = 0;
     const VertexId n = g.num_vertices();
     for (VertexId v = 0; v < n; ++v) {
@@ -87,31 +86,28 @@ class CutSolver {
       }
     }
     if (leaving_source < kInfinity) {
-      run<int64_t>(g, res, role, function,
-                   check ? &initial_ : nullptr, push_relabel_, boykov_kolmogorov_);
+      run_with<int64_t>(g, res, role, algorithm, function, check ? &initial_ : nullptr,
+                        push_relabel_, boykov_kolmogorov_);
     } else {
       wide_residual_.resize(residual->size());
       for (size_t a = 0; a < residual->size(); ++a) {
         wide_residual_[a] = res[a] >= kInfinity ? CapacityTraits<WideInt>::kInfinite
                                                 : WideInt{res[a]};
       }
-      run<WideInt>(g, wide_residual_.data(), role, function,
-                   check ? &wide_initial_ : nullptr, wide_push_relabel_,
-                   wide_boykov_kolmogorov_);
+      run_with<WideInt>(g, wide_residual_.data(), role, algorithm, function,
+                        check ? &wide_initial_ : nullptr, wide_push_relabel_,
+                        wide_boykov_kolmogorov_);
     }
-    return true;
   }
 
   const std::vector<uint8_t>& in_sink() const { return in_sink_; }
-  const std::vector<VertexId>& unbounded_path() const { return reductions_.unbounded_path(); }
-  Algorithm used() const { return used_; }
 
  private:
   template <class Cap, class PR, class BK>
-  void run(const ResidualGraph& g, Cap* residual, const uint8_t* role, const char* function,
-           std::vector<Cap>* initial, PR& push_relabel, BK& bk) {
+  void run_with(const ResidualGraph& g, Cap* residual, const uint8_t* role, Algorithm algorithm,
+                const char* function, std::vector<Cap>* initial, PR& push_relabel, BK& bk) {
     if (initial) initial->assign(residual, residual + g.num_arcs());
-    if (used_ == Algorithm::kBoykovKolmogorov) {
+    if (algorithm == Algorithm::kBoykovKolmogorov) {
       bk.run(g, residual, role);
     } else {
       push_relabel.run(g, residual, role);
@@ -125,7 +121,6 @@ class CutSolver {
     }
   }
 
-  Reductions reductions_;
   PushRelabel<int64_t> push_relabel_;
   PushRelabel<WideInt> wide_push_relabel_;
   BoykovKolmogorov<int64_t> boykov_kolmogorov_;
@@ -133,8 +128,30 @@ class CutSolver {
   std::vector<WideInt> wide_residual_;   // 128-bit copy of the residual (overflow-safe path)
   std::vector<int64_t> initial_;         // residual before solving, kept for the self-check
   std::vector<WideInt> wide_initial_;
-  std::vector<uint8_t> in_sink_;         // the invariant above
+  std::vector<uint8_t> in_sink_;         // the canonical sink side of the last run
   std::vector<VertexId> queue_;
+};
+
+// Reductions and max flow in place on one residual graph (NodeCutGraph's fixed network).
+class CutSolver {
+ public:
+  // Returns false when there is no finite cut; unbounded_path() then holds an s -> t path of
+  // infinite arcs.
+  bool solve(const ResidualGraph& g, std::vector<int64_t>* residual, VertexId s, VertexId t,
+             Algorithm algorithm, bool check, const char* function) {
+    if (!reductions_.run(ResidualView(g, residual->data()), s, t)) return false;
+    used_ = choose_algorithm(algorithm, reductions_.num_live());
+    flow_.run(g, residual, reductions_.role(), used_, check, function);
+    return true;
+  }
+
+  const std::vector<uint8_t>& in_sink() const { return flow_.in_sink(); }
+  const std::vector<VertexId>& unbounded_path() const { return reductions_.unbounded_path(); }
+  Algorithm used() const { return used_; }
+
+ private:
+  Reductions reductions_;
+  FlowSolver flow_;
   Algorithm used_ = Algorithm::kAuto;
 };
 
@@ -174,6 +191,22 @@ inline VertexId check_num_vertices(const char* function, const char* argument, i
   return static_cast<VertexId>(n);
 }
 
+// Everything min_cut() allocates, kept between calls so that repeated solves of similar graphs
+// neither allocate nor page-fault. Every member is fully re-initialised by each call.
+struct MinCutWorkspace {
+  Adjacency adjacency;
+  Reductions reductions;
+  std::vector<VertexId> compact;        // input vertex -> live-network vertex (or kNoVertex)
+  std::vector<int32_t> live_src, live_dst;
+  std::vector<int64_t> live_capacity;
+  ResidualGraph graph;                  // the live network
+  std::vector<int64_t> residual;
+  std::vector<uint8_t> live_role;
+  FlowSolver flow;
+  std::vector<uint8_t> in_sink;         // the canonical sink side on the input graph
+  std::vector<VertexId> queue;
+};
+
 struct MinCutResult {
   WideInt value = 0;
   std::vector<int64_t> cut_edges;  // ascending input edge indices from source to sink side
@@ -183,13 +216,17 @@ struct MinCutResult {
 // Validates everything (a direct call can never crash), solves, and writes the source side as
 // 0/1 bytes into source_side[0 .. num_vertices). Throws UnboundedCut, std::out_of_range,
 // std::domain_error or std::invalid_argument with messages naming min_cut and the argument.
+//
+// The residual graph is built for the live vertices only: S_inf and T_inf become one source
+// and one sink vertex, idle vertices are left out and put on their side afterwards by a
+// backward search through idle vertices from the sink side (see reductions.h for why).
 inline MinCutResult min_cut(int64_t num_vertices, int64_t num_edges, const int64_t* src,
                             const int64_t* dst, const int64_t* capacity, int64_t source,
-                            int64_t sink, Algorithm algorithm, bool check, uint8_t* source_side,
-                            CutSolver* solver) {
+                            int64_t sink, Algorithm algorithm, bool check,
+                            uint8_t* source_side, MinCutWorkspace* workspace) {
   const char* kFunction = "min_cut";
   const VertexId n = check_num_vertices(kFunction, "num_nodes", num_vertices,
-                                        std::numeric_limits<VertexId>::max() - 1);
+                                        std::numeric_limits<VertexId>::max() - 2);
   if (source < 0 || source >= n) {
     throw std::out_of_range(std::string(kFunction) + ": source = " + std::to_string(source) +
                             " is out of range [0, " + std::to_string(n) + ")");
@@ -206,24 +243,95 @@ inline MinCutResult min_cut(int64_t num_vertices, int64_t num_edges, const int64
   check_index_array(kFunction, "dst", dst, num_edges, n);
   check_capacity_array(kFunction, "capacity", capacity, num_edges);
 
-  ResidualGraph graph;
-  std::vector<int64_t> residual;
-  graph.build(
-      n, num_edges, src, dst,
-      [&](int64_t i) { return capacity[i] > 0 && src[i] != dst[i]; },
-      [&](int64_t i) { return capacity[i]; }, &residual, nullptr);
-  if (!solver->solve(graph, &residual, static_cast<VertexId>(source),
-                     static_cast<VertexId>(sink), algorithm, check, kFunction)) {
-    std::vector<int64_t> path(solver->unbounded_path().begin(), solver->unbounded_path().end());
+  // 1. Reductions on the input adjacency.
+  const auto keep = [&](int64_t e) { return capacity[e] > 0 && src[e] != dst[e]; };
+  Adjacency& adjacency = workspace->adjacency;
+  adjacency.build(n, num_edges, src, dst, keep);
+  Reductions& reductions = workspace->reductions;
+  if (!reductions.run(AdjacencyView(adjacency, capacity), static_cast<VertexId>(source),
+                      static_cast<VertexId>(sink))) {
+    const std::vector<VertexId>& p = reductions.unbounded_path();
+    std::vector<int64_t> path(p.begin(), p.end());
     const std::string message = std::string(kFunction) +
                                 ": no finite cut: the edges of infinite capacity form the path " +
                                 format_path(path) + " from source to sink";
     throw UnboundedCut(message, std::move(path));
   }
-  const uint8_t* in_sink = solver->in_sink().data();
-  for (VertexId v = 0; v < n; ++v) source_side[v] = in_sink[v] ^ 1;
+  const uint8_t* role = reductions.role();
+
+  // 2. The live network: live vertices 0..L-1 in vertex order, then the merged source L and
+  //    the merged sink L + 1. Edges inside a terminal set, into the source set, out of the sink
+  //    set, between the two sets, or touching idle vertices cannot carry useful flow.
+  std::vector<VertexId>& compact = workspace->compact;
+  compact.resize(static_cast<size_t>(n));
+  VertexId num_live = 0;
+  for (VertexId v = 0; v < n; ++v) compact[v] = role[v] == kLive ? num_live++ : kNoVertex;
+  const VertexId merged_source = num_live, merged_sink = num_live + 1;
+  for (VertexId v = 0; v < n; ++v) {
+    if (role[v] == kSourceSet) compact[v] = merged_source;
+    if (role[v] == kSinkSet) compact[v] = merged_sink;
+  }
+  std::vector<int32_t>& live_src = workspace->live_src;
+  std::vector<int32_t>& live_dst = workspace->live_dst;
+  std::vector<int64_t>& live_capacity = workspace->live_capacity;
+  live_src.clear();
+  live_dst.clear();
+  live_capacity.clear();
+  for (int64_t e = 0; e < num_edges; ++e) {
+    if (!keep(e)) continue;
+    const VertexId u = compact[src[e]], v = compact[dst[e]];
+    if (u == kNoVertex || v == kNoVertex || u == merged_sink || v == merged_source ||
+        (u == merged_source && v == merged_sink)) {
+      continue;
+    }
+    live_src.push_back(u);
+    live_dst.push_back(v);
+    live_capacity.push_back(capacity[e]);
+  }
+  ResidualGraph& graph = workspace->graph;
+  std::vector<int64_t>& residual = workspace->residual;
+  graph.build(
+      num_live + 2, static_cast<int64_t>(live_src.size()), live_src.data(), live_dst.data(),
+      [](int64_t) { return true; }, [&](int64_t e) { return live_capacity[e]; }, &residual,
+      nullptr);
+  std::vector<uint8_t>& live_role = workspace->live_role;
+  live_role.assign(static_cast<size_t>(num_live) + 2, kLive);
+  live_role[merged_source] = kSourceSet;
+  live_role[merged_sink] = kSinkSet;
+
+  // 3. Max flow and the canonical cut of the live network.
   MinCutResult result;
-  result.algorithm = solver->used();
+  result.algorithm = choose_algorithm(algorithm, num_live);
+  FlowSolver& flow = workspace->flow;
+  flow.run(graph, &residual, live_role.data(), result.algorithm, check, kFunction);
+
+  // 4. Back to the input graph: idle vertices join the sink side iff they reach it through
+  //    idle vertices (they carry no flow, so their residual edges are their input edges).
+  const uint8_t* live_in_sink = flow.in_sink().data();
+  std::vector<uint8_t>& in_sink = workspace->in_sink;
+  std::vector<VertexId>& queue = workspace->queue;
+  in_sink.assign(static_cast<size_t>(n), 0);
+  queue.clear();
+  for (VertexId v = 0; v < n; ++v) {
+    const bool t_side = role[v] == kSinkSet || (role[v] == kLive && live_in_sink[compact[v]]);
+    if (t_side) {
+      in_sink[v] = 1;
+      queue.push_back(v);
+    }
+  }
+  const int32_t* in_first = adjacency.in_first();
+  const AdjacencyEntry* in = adjacency.in();
+  for (size_t q = 0; q < queue.size(); ++q) {
+    const VertexId x = queue[q];
+    for (int32_t k = in_first[x], end = in_first[x + 1]; k < end; ++k) {
+      const VertexId w = in[k].vertex;
+      if (role[w] != kIdle || in_sink[w]) continue;
+      in_sink[w] = 1;
+      queue.push_back(w);
+    }
+  }
+
+  for (VertexId v = 0; v < n; ++v) source_side[v] = in_sink[v] ^ 1;
   for (int64_t i = 0; i < num_edges; ++i) {
     if (in_sink[src[i]] || !in_sink[dst[i]]) continue;
     if (capacity[i] >= kInfinity) {

@@ -21,92 +21,102 @@
 //   2. role_[v] == kLive iff v is outside S_inf and T_inf, reachable from S_inf and reaching
 //      T_inf through positive-capacity arcs that avoid S_inf and T_inf.
 //
-// Complexity: four breadth-first searches, O(V + E).
+// Complexity: O(V + E); every adjacency list is scanned at most twice (once per direction).
 #pragma once
 
 #include <cstdint>
 #include <vector>
 
+#include "adjacency.h"
 #include "residual_graph.h"
 
 namespace fusioncut {
 
 class Reductions {
  public:
+  // `graph` is an AdjacencyView or a ResidualView (adjacency.h) of the initial capacities.
   // Returns false (and leaves roles undefined) when t is reachable from s through infinite
-  // arcs; then unbounded_path() holds one such path of vertices, s first.
-  template <class Cap>
-  bool run(const ResidualGraph& g, const Cap* residual, VertexId s, VertexId t) {
-    constexpr Cap kInf = CapacityTraits<Cap>::kInfinite;
-    const VertexId n = g.num_vertices();
-    const ArcId* first = g.first_data();
-    const VertexId* head = g.head_data();
-    const ArcId* reverse = g.reverse_data();
+  // edges; then unbounded_path() holds one such path of vertices, s first.
+  template <class View>
+  bool run(const View& graph, VertexId s, VertexId t) {
+    const VertexId n = graph.num_vertices();
     role_.assign(static_cast<size_t>(n), 0);
     uint8_t* role = role_.data();
     path_.clear();
 
-    // S_inf, remembering the arc that discovered each vertex for the unbounded path.
-    parent_arc_.resize(static_cast<size_t>(n));
+    // Bits 4 and 8 mark vertices outside S_inf and T_inf that are reachable from S_inf
+    // (kFromSource) or reach T_inf (kToSink) through positive edges. Each closure search also
+    // collects the first frontier of its positive-edge search, so that no adjacency list is
+    // scanned twice. Joining a closure clears those bits.
+    constexpr uint8_t kFromSource = 4, kToSink = 8;
+    std::vector<VertexId>& from_source = scratch_;
+    std::vector<VertexId>& to_sink = scratch2_;
+    from_source.clear();
+    to_sink.clear();
+
+    // S_inf, remembering the vertex that discovered each one for the unbounded path.
+    parent_.resize(static_cast<size_t>(n));
     queue_.clear();
     queue_.push_back(s);
     role[s] = kSourceSet;
-    parent_arc_[s] = -1;
-    for (size_t q = 0; q < queue_.size(); ++q) {
+    parent_[s] = kNoVertex;
+    bool unbounded = false;
+    for (size_t q = 0; q < queue_.size() && !unbounded; ++q) {
       const VertexId x = queue_[q];
-      for (ArcId a = first[x], end = first[x + 1]; a < end; ++a) {
-        const VertexId w = head[a];
-        if (role[w] || residual[a] < kInf) continue;
-        role[w] = kSourceSet;
-        parent_arc_[w] = a;
-        if (w == t) {
-          for (VertexId v = t; v != s; v = head[reverse[parent_arc_[v]]]) path_.push_back(v);
-          path_.push_back(s);
-          std::vector<VertexId>(path_.rbegin(), path_.rend()).swap(path_);
-          return false;
+      graph.for_each_out(x, [&](VertexId w, int64_t c) {
+        if (c >= kInfinity) {
+          if (role[w] & kSourceSet) return;
+          role[w] = kSourceSet;
+          parent_[w] = x;
+          queue_.push_back(w);
+          unbounded |= w == t;
+        } else if (c > 0 && role[w] == 0) {
+          role[w] = kFromSource;
+          from_source.push_back(w);
         }
-        queue_.push_back(w);
-      }
+      });
     }
-    const size_t source_set_size = queue_.size();
+    if (unbounded) {
+      for (VertexId v = t; v != kNoVertex; v = parent_[v]) path_.push_back(v);
+      std::vector<VertexId>(path_.rbegin(), path_.rend()).swap(path_);
+      return false;
+    }
 
-    // T_inf: walk infinite arcs backwards from t.
-    const size_t sink_begin = queue_.size();
+    // T_inf: walk infinite edges backwards from t.
+    queue_.clear();
     queue_.push_back(t);
     role[t] = kSinkSet;
-    for (size_t q = sink_begin; q < queue_.size(); ++q) {
-      const VertexId x = queue_[q];
-      for (ArcId a = first[x], end = first[x + 1]; a < end; ++a) {
-        const VertexId w = head[a];
-        if (role[w] || residual[reverse[a]] < kInf) continue;
-        role[w] = kSinkSet;
-        queue_.push_back(w);
-      }
+    for (size_t q = 0; q < queue_.size(); ++q) {
+      graph.for_each_in(queue_[q], [&](VertexId w, int64_t c) {
+        if (role[w] & (kSourceSet | kSinkSet)) return;
+        if (c >= kInfinity) {
+          role[w] = kSinkSet;
+          queue_.push_back(w);
+        } else if (c > 0 && !(role[w] & kToSink)) {
+          role[w] |= kToSink;
+          to_sink.push_back(w);
+        }
+      });
     }
 
-    // Forward from S_inf and backward from T_inf through positive arcs; a vertex seen by both
-    // is live. Bits 4 and 8 mark the two searches on vertices outside S_inf and T_inf.
-    constexpr uint8_t kFromSource = 4, kToSink = 8;
-    std::vector<VertexId>& frontier = scratch_;
-    frontier.assign(queue_.begin(), queue_.begin() + static_cast<ptrdiff_t>(source_set_size));
-    for (size_t q = 0; q < frontier.size(); ++q) {
-      const VertexId x = frontier[q];
-      for (ArcId a = first[x], end = first[x + 1]; a < end; ++a) {
-        const VertexId w = head[a];
-        if ((role[w] & (kSourceSet | kSinkSet | kFromSource)) || residual[a] <= 0) continue;
+    // The positive-edge searches, skipping frontier vertices that later joined a closure.
+    for (size_t q = 0; q < from_source.size(); ++q) {
+      const VertexId x = from_source[q];
+      if (role[x] & (kSourceSet | kSinkSet)) continue;
+      graph.for_each_out(x, [&](VertexId w, int64_t c) {
+        if ((role[w] & (kSourceSet | kSinkSet | kFromSource)) || c <= 0) return;
         role[w] |= kFromSource;
-        frontier.push_back(w);
-      }
+        from_source.push_back(w);
+      });
     }
-    frontier.assign(queue_.begin() + static_cast<ptrdiff_t>(sink_begin), queue_.end());
-    for (size_t q = 0; q < frontier.size(); ++q) {
-      const VertexId x = frontier[q];
-      for (ArcId a = first[x], end = first[x + 1]; a < end; ++a) {
-        const VertexId w = head[a];
-        if ((role[w] & (kSourceSet | kSinkSet | kToSink)) || residual[reverse[a]] <= 0) continue;
+    for (size_t q = 0; q < to_sink.size(); ++q) {
+      const VertexId x = to_sink[q];
+      if (role[x] & (kSourceSet | kSinkSet)) continue;
+      graph.for_each_in(x, [&](VertexId w, int64_t c) {
+        if ((role[w] & (kSourceSet | kSinkSet | kToSink)) || c <= 0) return;
         role[w] |= kToSink;
-        frontier.push_back(w);
-      }
+        to_sink.push_back(w);
+      });
     }
     num_live_ = 0;
     for (VertexId v = 0; v < n; ++v) {
@@ -125,11 +135,12 @@ class Reductions {
   VertexId num_live() const { return num_live_; }
 
  private:
-  std::vector<uint8_t> role_;          // a VertexRole per vertex (invariants 1, 2)
-  std::vector<ArcId> parent_arc_;      // the infinite arc that first reached a vertex of S_inf
-  std::vector<VertexId> queue_;        // S_inf in BFS order, then T_inf in BFS order
-  std::vector<VertexId> scratch_;      // frontier of the positive-arc searches
-  std::vector<VertexId> path_;         // the s -> t path of infinite arcs, if any
+  std::vector<uint8_t> role_;       // a VertexRole per vertex (invariants 1, 2)
+  std::vector<VertexId> parent_;    // the vertex that first reached a vertex of S_inf
+  std::vector<VertexId> queue_;     // S_inf, then T_inf, in BFS order
+  std::vector<VertexId> scratch_;   // queue of the search from S_inf through positive edges
+  std::vector<VertexId> scratch2_;  // queue of the search towards T_inf
+  std::vector<VertexId> path_;      // the s -> t path of infinite edges, if any
   VertexId num_live_ = 0;
 };
 
