@@ -55,6 +55,7 @@ import statistics
 import sys
 import time
 import traceback
+import warnings
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
@@ -375,6 +376,9 @@ def _config_ctx(config, opts, fallback_random=False):
 def run_config(case: Case, config: str, opts: RunOptions, ref_grads, seed: int) -> dict:
     """Measures one (workload, config) pair; exceptions become ``status = "error: ..."``."""
     row: dict[str, Any] = {"model": case.workload.name, "config": config, "status": "ok"}
+    caught = warnings.catch_warnings(record=True)
+    seen = caught.__enter__()
+    warnings.simplefilter("always")
     try:
         dev = opts.device
         # Gradient check. Random workloads: a separate compile with fallback_random so that
@@ -422,9 +426,20 @@ def run_config(case: Case, config: str, opts: RunOptions, ref_grads, seed: int) 
     except Exception as exc:  # keep going: one broken config must not hide the others
         row["status"] = f"error: {type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"[:300]
         row["traceback"] = traceback.format_exc(limit=8)
+        inner = getattr(exc, "inner_exception", None)  # BackendCompilerFailed hides the cause
+        if inner is not None:
+            row["status"] = f"error: {type(inner).__name__}: {str(inner).splitlines()[0] if str(inner) else ''}"[:300]
+            row["traceback"] += "\ninner:\n" + "".join(traceback.format_exception(inner)[-12:])
         row.setdefault("grad_ok", False)
     finally:
+        caught.__exit__(None, None, None)
         _free_cuda()
+    # fusioncut falls back to torch's partitioner with a FallbackWarning on constructs it does
+    # not handle: such a row measures torch's partition, so the table must say so.
+    fallbacks = sorted({str(w.message).splitlines()[0] for w in seen if w.category.__name__ == "FallbackWarning"})
+    row["fallback"] = bool(fallbacks)
+    if fallbacks:
+        row["fallback_reasons"] = fallbacks[:5]
     return row
 
 
@@ -584,6 +599,7 @@ def _row_line(r) -> str:
     return (
         f"{r['model']:13s} {r['config']:18s} step {r['step_ms']:9.3f} ms  saved act {_mib(r['saved_act_bytes'])} MiB"
         f"  compile {comp}  grad_err {r['grad_err']:.1e} {'ok' if r['grad_ok'] else 'MISMATCH'}"
+        + (f"  FALLBACK: {r['fallback_reasons'][0][:80]}" if r.get("fallback") else "")
     )
 
 
@@ -614,7 +630,8 @@ def table(rows, meta) -> str:
             cells += [_mib(r.get("peak_bytes")), ratio("peak_vs_default"), str(r.get("max_batch", "-"))]
         cells += [
             "-" if r.get("compile_s") is None else f"{r['compile_s']:.1f}",
-            ("ok" if r["grad_ok"] else "MISMATCH") + f" ({r['grad_err']:.0e})",
+            ("ok" if r["grad_ok"] else "MISMATCH") + f" ({r['grad_err']:.0e})"
+            + (" FALLBACK" if r.get("fallback") else ""),
         ]
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines)
