@@ -43,6 +43,9 @@ import graphs  # noqa: E402
 import peers  # noqa: E402
 
 MIN_REPEATS = 3
+# A tool (other than fusioncut's "auto") whose median on a family's previous size took longer
+# than this is skipped on the family's next, 10x larger size: it would take minutes there.
+SLOW_SKIP_S = 2.0
 DEFAULT_JSON = os.path.join(os.path.dirname(os.path.abspath(__file__)), "results", "solver.json")
 MEMORY_GRAPH = "layered-1M"  # graphs.layered(1_000_000, seed)
 MEMORY_TOOLS = (peers.FUSIONCUT, peers.ORTOOLS, "pymaxflow")
@@ -127,6 +130,7 @@ def run_graph(
     repeats: int,
     budget_s: float,
     min_repeats: int = MIN_REPEATS,
+    too_slow: dict[str, str] | None = None,
 ) -> GraphResult:
     """Time every tool on ``net`` and check every answer.
 
@@ -134,7 +138,8 @@ def run_graph(
     on the machine falls on all tools alike and the ratios stay fair. A tool leaves after
     ``repeats`` calls, or once it has spent ``budget_s`` seconds and made ``min_repeats``.
     Values must equal the recorded one (torch networks) or else the first answer, which is
-    fusioncut's whenever it is available (it comes first).
+    fusioncut's whenever it is available (it comes first). ``too_slow`` maps tools to skip
+    to the reason.
     """
     cells: dict[str, Cell] = {}
     spent: dict[str, float] = {}
@@ -142,6 +147,7 @@ def run_graph(
     args = (net.num_nodes, net.src, net.dst, net.capacity, net.source, net.sink)
     for tool in tools:
         reason = peers.PEERS[tool].skip_reason(net.num_nodes, net.num_edges, net.capacity)
+        reason = reason or (too_slow or {}).get(tool)
         cells[tool] = Cell("skipped", reason) if reason else Cell("ok")
         spent[tool] = 0.0
     for _ in range(repeats):
@@ -475,8 +481,13 @@ def main(argv: list[str] | None = None) -> int:
     min_repeats = 1 if args.quick else MIN_REPEATS
     results: list[GraphResult] = []
     memory: list[dict] = []
+    too_slow: dict[str, dict[str, str]] = {}  # family -> tool -> reason
     for net in build_graphs(args.families, sizes, recorded, args.seed):
-        result = run_graph(net, tools, repeats, budget, min_repeats)
+        skip = too_slow.setdefault(net.family, {})
+        result = run_graph(net, tools, repeats, budget, min_repeats, skip)
+        for tool, cell in result.cells.items():
+            if tool != peers.FUSIONCUT and cell.status == "ok" and cell.median_ms > SLOW_SKIP_S * 1e3:
+                skip[tool] = f"skipped (too slow: {cell.median_ms / 1e3:.1f} s on {net.name})"
         results.append(result)
         print_graph(result)
         sys.stdout.flush()
