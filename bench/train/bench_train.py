@@ -27,9 +27,12 @@ fixed random ``grad_out``; no optimizer, which no partitioner touches):
                        above the memory allocated before the step
     max_batch          GPU with ``--max-batch``: largest batch that runs (doubling, then bisection)
     grad_ok            gradients of inputs and parameters match eager (fp32; max-normalised
-                       error <= --grad-tol). Random workloads are checked in a second compile
-                       with ``fallback_random=True`` so that eager's random stream is
-                       reproduced; the partitioner sees the same joint graph either way.
+                       error <= --grad-tol), on the compile being timed. A random workload
+                       with an oracle (dropout_mask) is checked against the oracle's exact
+                       gradients for the step's own random numbers; one without is checked
+                       in a second compile with ``fallback_random=True``, which reproduces
+                       eager's random stream (but keeps ``rand`` as an aten op, where the
+                       timed compile sees Inductor's seeded ``inductor_random``).
 
 Caches never mix configurations: the FX graph cache and the AOTAutograd cache are disabled,
 and every configuration compiles inside ``torch._inductor.utils.fresh_cache()`` (a new
@@ -383,7 +386,7 @@ def run_config(case: Case, config: str, opts: RunOptions, ref_grads, seed: int) 
         dev = opts.device
         # Gradient check. Random workloads: a separate compile with fallback_random so that
         # Inductor draws eager's random numbers; the joint graph (and so the partition) is the same.
-        if case.workload.random and config != "eager":
+        if case.workload.random and case.workload.oracle is None and config != "eager":
             with _config_ctx(config, opts, fallback_random=True):
                 model, inputs = fresh_copy(case)
                 fn, leaves = _make_fn(config, model), grad_leaves(model, inputs)
@@ -401,10 +404,19 @@ def run_config(case: Case, config: str, opts: RunOptions, ref_grads, seed: int) 
             train_step(fn, inputs, leaves, case.grad_out)
             _sync(dev)
             first_s = time.perf_counter() - t0
-            if not case.workload.random or config == "eager":
+            if case.workload.oracle is not None:
+                out = train_step(fn, inputs, leaves, case.grad_out)
+                expected = case.workload.oracle(inputs, out, case.grad_out)
+                row["grad_err"] = compare_grads(leaves[: len(expected)], expected)
+                row["grad_check"] = "oracle"
+                del out
+            elif not case.workload.random or config == "eager":
                 torch.manual_seed(seed)
                 train_step(fn, inputs, leaves, case.grad_out)
                 row["grad_err"] = compare_grads(leaves, ref_grads)
+                row["grad_check"] = "eager"
+            else:
+                row["grad_check"] = "eager, fallback_random compile"
             row.update(measure_saved(fn, model, inputs, leaves, case.grad_out))
             times = time_steps(fn, inputs, leaves, case.grad_out, dev, opts.warmup, opts.steps)
             row["step_ms"] = statistics.median(times)

@@ -49,6 +49,13 @@ class DropoutLike(nn.Module):
         return x * x * (torch.rand_like(x) < 0.5)
 
 
+def dropout_like_grads(inputs, out, grad_out):
+    """d/dx of x * x * mask is 2 * x * mask, and the mask is where the output is non-zero
+    (x is Gaussian, so x == 0 has probability zero)."""
+    (x,) = inputs
+    return [grad_out * 2 * x.detach() * (out.detach() != 0)]
+
+
 class TanhTanh(nn.Module):
     """``x.tanh().tanh()``: saving only ``x`` and recomputing both tanh is optimal (004 fig. 1)."""
 
@@ -195,6 +202,10 @@ class Workload:
     description: str
     make: Callable[[str, torch.device, int | None, torch.Generator], tuple[nn.Module, tuple]]
     random: bool = False
+    # For random workloads: expected input gradients from (inputs, output, grad_out) of the
+    # same step, so the gradients of the compile being timed can be checked exactly even
+    # though its random numbers differ from eager's.
+    oracle: Callable[[tuple, torch.Tensor, torch.Tensor], list[torch.Tensor]] | None = None
 
     def build(self, size: str, device: str | torch.device, batch: int | None = None, seed: int = 0):
         if size not in SIZES:
@@ -274,7 +285,8 @@ WORKLOADS: dict[str, Workload] = {
     w.name: w
     for w in (
         Workload("cos_cos", "(a+b+c+d).cos().cos()", _pointwise(CosCos, 4)),
-        Workload("dropout_mask", "x * x * (rand_like(x) < 0.5)", _pointwise(DropoutLike, 1), random=True),
+        Workload("dropout_mask", "x * x * (rand_like(x) < 0.5)", _pointwise(DropoutLike, 1), random=True,
+                 oracle=dropout_like_grads),
         Workload("tanh_tanh", "x.tanh().tanh()", _pointwise(TanhTanh, 1)),
         Workload("gelu", "GeLU, tanh approximation written out", _pointwise(GeLU, 1)),
         Workload("evonorm_a", "EvoNorm-S0, write-up size (128, 32, 128, 128)", _evonorm("a")),
