@@ -167,3 +167,42 @@ def test_emit_rejects_bad_num_fwd_outputs(captured):
     cap, _ = captured["mlp"]
     with pytest.raises(ValueError, match="num_fwd_outputs = 99"):
         emit.build_modules(cap.joint_module, [], [], num_fwd_outputs=99)
+
+
+def test_emit_dynamic_shapes_saved_symints_match_torch_extraction():
+    """With dynamic shapes the saved SymInts (and symbol bindings) follow torch's convention."""
+    from functorch.compile import nop
+    from torch._dynamo.backends.common import aot_autograd
+
+    checked = []
+
+    def partition_fn(joint_module, joint_inputs, *, num_fwd_outputs, **kwargs):
+        jm = prepare_joint(joint_module)
+        for rule in ("torch_choice", "save_all"):
+            saved, syms = RULES[rule](jm, joint_inputs, num_fwd_outputs)
+            ref = emit.build_modules_reference(
+                jm, list(saved), list(syms), num_fwd_outputs=num_fwd_outputs
+            )
+            fast = emit.build_modules(jm, list(saved), list(syms), num_fwd_outputs=num_fwd_outputs)
+            for a, b in zip(ref, fast):
+                assert [n.name for n in a.graph.nodes] == [n.name for n in b.graph.nodes]
+                assert _signature(a) == _signature(b)
+            checked.append(len(syms))
+        return fast
+
+    def f(x, w):
+        y = torch.tanh(x @ w)
+        return (y * y.shape[0]).view(-1).sum() + y.mean(dim=0).sum()
+
+    backend = aot_autograd(fw_compiler=nop, bw_compiler=nop, partition_fn=partition_fn)
+    torch._dynamo.reset()
+    compiled = torch.compile(f, backend=backend, dynamic=True)
+    for n in (3, 5):
+        x = torch.randn(n, 4, requires_grad=True)
+        w = torch.randn(4, 4, requires_grad=True)
+        compiled(x, w).backward()
+        got = (x.grad.clone(), w.grad.clone())
+        x.grad = w.grad = None
+        f(x, w).backward()
+        torch.testing.assert_close(got, (x.grad, w.grad), rtol=1e-5, atol=1e-6)
+    assert checked and all(k > 0 for k in checked)

@@ -247,11 +247,12 @@ def node_copier(graph: Any) -> Any:
         kwargs = map_arg(node.kwargs, arg_transform)
         name = create_name(node.name, None)
         n = Node(graph, name, node.op, node.target, args, kwargs, node.type)
+        # Before the lookup-table insert: Node.__setattr__ re-indexes nodes already in it.
+        n.meta = copy.copy(node.meta)
         associate(name, n)
         insert(n)
         lookup_insert(n)
         graph._len += 1
-        n.meta = copy.copy(node.meta)
         return n
 
     return copy_node
