@@ -14,7 +14,10 @@ or changed between releases; each one is resolved lazily, at the time of use, so
     saved-output descriptors        torch._functorch._aot_autograd.descriptors (>=2.9)
     _LazyGraphModule                torch.fx._lazy_graph_module
     symbol binding helpers          torch.fx.experimental.symbolic_shapes
-    CustomPartitionerFn             torch._inductor.custom_graph_pass (>=2.8)
+    CustomPartitionerFn             torch._inductor.custom_graph_pass (>=2.9)
+
+On torch 2.8, ``fusioncut.partition`` works as an AOTAutograd ``partition_fn``; the Inductor
+hook (``InductorPartitioner``) needs 2.9 and says so when constructed.
 """
 
 from __future__ import annotations
@@ -74,7 +77,28 @@ def default_partition() -> Any:
 
 
 def extract_fwd_bwd_modules() -> Any:
-    return _require(_PARTITIONERS, "_extract_fwd_bwd_modules")
+    """torch's ``_extract_fwd_bwd_modules``, called with the keywords this torch accepts.
+
+    ``saved_opaque_nodes`` is newer than torch 2.8; on a torch without it, saving an opaque
+    object is an error (the caller falls back).
+    """
+    import inspect
+
+    extract = _require(_PARTITIONERS, "_extract_fwd_bwd_modules")
+    accepted = inspect.signature(extract).parameters
+
+    def call(joint_module, saved_values, *, saved_sym_nodes, saved_opaque_nodes, **kwargs):
+        if "saved_opaque_nodes" in accepted:
+            kwargs["saved_opaque_nodes"] = saved_opaque_nodes
+        elif saved_opaque_nodes:
+            raise ImportError(
+                f"fusioncut: torch {torch.__version__}'s _extract_fwd_bwd_modules cannot save "
+                "opaque objects (no saved_opaque_nodes parameter)"
+            )
+        kwargs = {k: v for k, v in kwargs.items() if k in accepted}
+        return extract(joint_module, saved_values, saved_sym_nodes=saved_sym_nodes, **kwargs)
+
+    return call
 
 
 def functionalize_rng_ops() -> Any:
@@ -126,7 +150,17 @@ def is_bwd_seed_offset() -> Any:
 
 
 def is_opaque_node() -> Any:
-    return _require("torch._functorch._aot_autograd.graph_compile", "is_opaque_node", (2, 10))
+    """torch's ``is_opaque_node``; on a torch without it, script objects are the opaque values."""
+    try:
+        return _require("torch._functorch._aot_autograd.graph_compile", "is_opaque_node")
+    except ImportError:
+        script_object = fake_script_object()
+
+        def is_opaque(node: Any) -> bool:
+            val = getattr(node, "meta", {}).get("val")
+            return isinstance(val, (torch.ScriptObject, script_object))
+
+        return is_opaque
 
 
 def is_sym_node() -> Any:
@@ -201,7 +235,8 @@ def activation_offloading_enabled() -> bool:
 
 
 def custom_partitioner_fn_base() -> type:
-    return _require("torch._inductor.custom_graph_pass", "CustomPartitionerFn", since=(2, 8))
+    # custom_partitioner_fn arrived in torch 2.9 (pytorch/pytorch#157580, July 2025).
+    return _require("torch._inductor.custom_graph_pass", "CustomPartitionerFn", since=(2, 9))
 
 
 # --- fast node copies -----------------------------------------------------------------------
