@@ -16,7 +16,7 @@ torch = pytest.importorskip("torch")
 
 BENCH_DIR = Path(__file__).resolve().parents[1] / "bench" / "train"
 ROW_FIELDS = {
-    "model", "config", "status", "step_ms", "step_ms_all", "compile_s", "saved_bytes", "saved_count",
+    "model", "config", "status", "step_ms", "step_ms_all", "step_cpu_ms", "time_ms", "compile_s", "saved_bytes", "saved_count",
     "saved_act_bytes", "saved_act_count", "peak_bytes", "grad_err", "grad_ok", "step_vs_default",
     "saved_act_vs_default",
 }

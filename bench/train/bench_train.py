@@ -251,12 +251,15 @@ def _sync(device):
         torch.cuda.synchronize(device)
 
 
-def time_steps(fn, inputs, leaves, grad_out, device, warmup: int, steps: int) -> list[float]:
-    """Per-step milliseconds; CUDA events on GPU, perf_counter on CPU."""
+def time_steps(fn, inputs, leaves, grad_out, device, warmup: int, steps: int) -> tuple[list[float], list[float] | None]:
+    """Per-step milliseconds: (wall, cpu). Wall: CUDA events on GPU, perf_counter on CPU.
+    cpu (CPU device only): ``time.thread_time`` of the calling thread, which with one intra-op
+    thread is where the whole step runs, so time spent descheduled on a shared machine does
+    not count; None on GPU."""
     for _ in range(warmup):
         train_step(fn, inputs, leaves, grad_out)
     _sync(device)
-    times = []
+    wall, cpu = [], []
     for _ in range(steps):
         if device.type == "cuda":
             start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
@@ -264,12 +267,13 @@ def time_steps(fn, inputs, leaves, grad_out, device, warmup: int, steps: int) ->
             train_step(fn, inputs, leaves, grad_out)
             end.record()
             end.synchronize()
-            times.append(start.elapsed_time(end))
+            wall.append(start.elapsed_time(end))
         else:
-            t0 = time.perf_counter()
+            c0, t0 = time.thread_time(), time.perf_counter()
             train_step(fn, inputs, leaves, grad_out)
-            times.append((time.perf_counter() - t0) * 1e3)
-    return times
+            wall.append((time.perf_counter() - t0) * 1e3)
+            cpu.append((time.thread_time() - c0) * 1e3)
+    return wall, (cpu if device.type != "cuda" else None)
 
 
 def measure_saved(fn, model, inputs, leaves, grad_out) -> dict:
@@ -418,10 +422,16 @@ def run_config(case: Case, config: str, opts: RunOptions, ref_grads, seed: int) 
             else:
                 row["grad_check"] = "eager, fallback_random compile"
             row.update(measure_saved(fn, model, inputs, leaves, case.grad_out))
-            times = time_steps(fn, inputs, leaves, case.grad_out, dev, opts.warmup, opts.steps)
+            times, cpu_times = time_steps(fn, inputs, leaves, case.grad_out, dev, opts.warmup, opts.steps)
             row["step_ms"] = statistics.median(times)
             row["step_ms_min"] = min(times)
             row["step_ms_all"] = [round(t, 4) for t in times]
+            row["step_cpu_ms"] = statistics.median(cpu_times) if cpu_times else None
+            # The time the ratios use: thread CPU time on a single-threaded CPU run (robust to
+            # other processes on the machine), wall time otherwise.
+            single = dev.type == "cpu" and torch.get_num_threads() == 1
+            row["time_ms"] = row["step_cpu_ms"] if single else row["step_ms"]
+            row["time_kind"] = "cpu" if single else "wall"
             row["compile_s"] = None if config == "eager" else max(first_s - row["step_ms"] / 1e3, 0.0)
             row.update(peak_memory(fn, inputs, leaves, case.grad_out, dev))
             records = getattr(partitioner, "records", None)
@@ -587,7 +597,7 @@ def _add_ratios(rows):
         b = base.get(r["model"])
         if b is None or r["status"] != "ok":
             continue
-        r["step_vs_default"] = r["step_ms"] / b["step_ms"] if b["step_ms"] else None
+        r["step_vs_default"] = r["time_ms"] / b["time_ms"] if b["time_ms"] else None
         r["saved_act_vs_default"] = (
             r["saved_act_bytes"] / b["saved_act_bytes"] if b["saved_act_bytes"] else None
         )
@@ -609,7 +619,9 @@ def _row_line(r) -> str:
         return f"{r['model']:13s} {r['config']:18s} {r['status']}"
     comp = "-" if r.get("compile_s") is None else f"{r['compile_s']:.1f}s"
     return (
-        f"{r['model']:13s} {r['config']:18s} step {r['step_ms']:9.3f} ms  saved act {_mib(r['saved_act_bytes'])} MiB"
+        f"{r['model']:13s} {r['config']:18s} step {r['step_ms']:9.3f} ms"
+        + (f" ({r['step_cpu_ms']:8.3f} cpu-ms)" if r.get("step_cpu_ms") is not None else "")
+        + f"  saved act {_mib(r['saved_act_bytes'])} MiB"
         f"  compile {comp}  grad_err {r['grad_err']:.1e} {'ok' if r['grad_ok'] else 'MISMATCH'}"
         + (f"  FALLBACK: {r['fallback_reasons'][0][:80]}" if r.get("fallback") else "")
     )
@@ -618,7 +630,9 @@ def _row_line(r) -> str:
 def table(rows, meta) -> str:
     """Markdown table: one row per (model, config), ratios against torch's default partitioner."""
     gpu = meta["device"] == "cuda"
-    head = ["model", "config", "step ms", "x default", "saved act MiB", "x default", "saved total MiB"]
+    cpu_time = any(r.get("step_cpu_ms") is not None for r in rows)
+    head = ["model", "config", "step ms"] + (["step cpu-ms"] if cpu_time else [])
+    head += ["x default", "saved act MiB", "x default", "saved total MiB"]
     if gpu:
         head += ["peak MiB", "x default", "max batch"]
     head += ["compile s", "grads"]
@@ -633,6 +647,7 @@ def table(rows, meta) -> str:
             r["model"],
             r["config"],
             f"{r['step_ms']:.3f}",
+        ] + ([f"{r['step_cpu_ms']:.3f}" if r.get("step_cpu_ms") is not None else "-"] if cpu_time else []) + [
             ratio("step_vs_default"),
             _mib(r["saved_act_bytes"]),
             ratio("saved_act_vs_default"),
@@ -670,6 +685,7 @@ def plot(rows, meta, path):
     models = list(dict.fromkeys(r["model"] for r in ok))
     use_peak = meta["device"] == "cuda" and all(r.get("peak_bytes") for r in ok)
     mem_key, mem_label = ("peak_bytes", "peak memory") if use_peak else ("saved_act_bytes", "saved activations")
+    time_label = "thread CPU" if ok and all(r.get("time_kind") == "cpu" for r in ok) else "wall"
     n = len(models) + 1
     cols = min(4, n)
     nrows = math.ceil(n / cols)
@@ -677,25 +693,25 @@ def plot(rows, meta, path):
     ax0 = axes[0][0]
     for r in ok:
         base = next((b for b in ok if b["model"] == r["model"] and b["config"] == BASELINE), None)
-        if base is None or not base[mem_key] or not base["step_ms"]:
+        if base is None or not base[mem_key] or not base["time_ms"]:
             continue
         c, m = _STYLE.get(r["config"], ("k", "x"))
-        ax0.scatter(r[mem_key] / base[mem_key], r["step_ms"] / base["step_ms"], c=c, marker=m, s=28)
+        ax0.scatter(r[mem_key] / base[mem_key], r["time_ms"] / base["time_ms"], c=c, marker=m, s=28)
     ax0.axhline(1, color="0.8", lw=0.8)
     ax0.axvline(1, color="0.8", lw=0.8)
     ax0.set_xlim(left=0)
     ax0.set_ylim(bottom=0)
     ax0.set_title("all models, / torch default", fontsize=9)
     ax0.set_xlabel(f"{mem_label} (x torch default)", fontsize=8)
-    ax0.set_ylabel("step time (x torch default)", fontsize=8)
+    ax0.set_ylabel(f"step {time_label} time (x torch default)", fontsize=8)
     for i, model in enumerate(models, start=1):
         ax = axes[i // cols][i % cols]
         for r in (r for r in ok if r["model"] == model):
             c, m = _STYLE.get(r["config"], ("k", "x"))
-            ax.scatter(r[mem_key] / 2**20, r["step_ms"], c=c, marker=m, s=34)
+            ax.scatter(r[mem_key] / 2**20, r["time_ms"], c=c, marker=m, s=34)
         ax.set_title(model, fontsize=9)
         ax.set_xlabel(f"{mem_label} (MiB)", fontsize=8)
-        ax.set_ylabel("step (ms)", fontsize=8)
+        ax.set_ylabel(f"step ({time_label}, ms)", fontsize=8)
         ax.tick_params(labelsize=7)
         ax.set_xlim(left=0)
         ax.set_ylim(bottom=0)
@@ -751,7 +767,7 @@ def main(argv=None) -> int:
         device=torch.device(args.device),
         size=size,
         warmup=args.warmup if args.warmup is not None else (1 if args.quick else 3),
-        steps=args.steps if args.steps is not None else (3 if args.quick else (10 if args.device == "cpu" else 50)),
+        steps=args.steps if args.steps is not None else (3 if args.quick else (20 if args.device == "cpu" else 50)),
         grad_tol=args.grad_tol,
         max_batch=args.max_batch,
         max_batch_limit=args.max_batch_limit,
