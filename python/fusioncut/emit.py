@@ -375,8 +375,9 @@ def _bind_symbols(
         else:
             derived.append(node)
     bindings = None
+    may_have_symbols = tc.may_have_free_symbols
     for node in (*derived, *saved_values, *tangents):
-        if "val" not in node.meta:
+        if "val" not in node.meta or not may_have_symbols(node.meta["val"]):
             continue
         new_symbols = free_symbols(node.meta["val"]) - saved_symbols
         if not new_symbols:
