@@ -107,10 +107,8 @@ PYBIND11_MODULE(_core, m) {
         check_same_length(kFunction, "dst", dst, "src", src);
         check_same_length(kFunction, "capacity", capacity, "src", src);
         const Algorithm requested = parse_algorithm(kFunction, algorithm);
-        if (num_nodes < 0) {
-          throw py::value_error("min_cut: num_nodes = " + std::to_string(num_nodes) +
-                                " must be non-negative");
-        }
+        fusioncut::check_num_vertices(kFunction, "num_nodes", num_nodes,
+                                      std::numeric_limits<fusioncut::VertexId>::max() - 2);
         py::array_t<bool> source_side(static_cast<py::ssize_t>(num_nodes));
         auto* side = reinterpret_cast<uint8_t*>(source_side.mutable_data());
         fusioncut::MinCutResult result;

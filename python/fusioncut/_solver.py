@@ -36,6 +36,8 @@ edges (for node cuts: of nodes), source first."""
 ALGORITHMS = ("auto", "push_relabel", "boykov_kolmogorov")
 
 _EMPTY = np.zeros(0, dtype=np.int64)
+_MAX_VERTICES = 2**31 - 3  # vertex ids are int32 in C++, two more for the merged terminals
+_MAX_NODES = (2**31 - 3) // 2  # a node is two vertices
 
 
 @dataclass(frozen=True)
@@ -208,8 +210,8 @@ def min_cut(
     """
     function = "min_cut"
     n = _integer(function, "num_nodes", num_nodes)
-    if n < 0:
-        raise ValueError(f"{function}: num_nodes = {n} must be non-negative")
+    if not 0 <= n <= _MAX_VERTICES:
+        raise ValueError(f"{function}: num_nodes = {n} is out of range [0, {_MAX_VERTICES}]")
     s = _integer(function, "source", source)
     t = _integer(function, "sink", sink)
     if not 0 <= s < n:
@@ -267,8 +269,8 @@ class NodeCutGraph:
     ) -> None:
         function = _function
         n = _integer(function, "num_nodes", num_nodes)
-        if n < 0:
-            raise ValueError(f"{function}: num_nodes = {n} must be non-negative")
+        if not 0 <= n <= _MAX_NODES:
+            raise ValueError(f"{function}: num_nodes = {n} is out of range [0, {_MAX_NODES}]")
         src_array, dst_array = _edges(function, n, src, dst)
         self._function = function
         self._num_nodes = n
