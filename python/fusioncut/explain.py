@@ -43,8 +43,11 @@ __all__ = [
     "explain_joint",
     "format_bytes",
     "format_partition_error",
+    "format_totals",
     "report_from_decision",
 ]
+
+_ITEM_LISTS = ("saved", "recomputed", "banned", "methods")
 
 METHODS = ("fusioncut", "torch min-cut", "default_partition")
 """Method names in ``Report.methods`` order: fusioncut first, then the comparisons."""
@@ -140,7 +143,13 @@ class Report:
 
     def to_dict(self) -> dict:
         skip = {"decision", "fw_module", "bw_module"}
-        return {k: (asdict(self)[k]) for k in self.__dataclass_fields__ if k not in skip}
+        out = {}
+        for k in self.__dataclass_fields__:
+            if k in skip:
+                continue
+            v = getattr(self, k)
+            out[k] = [asdict(x) for x in v] if k in _ITEM_LISTS else copy.deepcopy(v)
+        return out
 
     def to_json(self, **kwargs: Any) -> str:
         kwargs.setdefault("indent", 1)
@@ -661,8 +670,15 @@ def _format_report(r: Report, max_rows: int | None) -> str:
                    + ", ".join(r.dropped_preferences))
     out.append("")
 
-    out.append("Totals (traffic: each saved activation read once by the backward, plus written "
-               "once by the forward if it would otherwise stay fused)")
+    out.append(format_totals(r))
+    return "\n".join(line.rstrip() for line in out)
+
+
+def format_totals(r: Report) -> str:
+    """The side-by-side totals table (every method, same fusion traffic model)."""
+    fc = r.fusioncut
+    out = ["Totals (traffic: each saved activation read once by the backward, plus written "
+           "once by the forward if it would otherwise stay fused)"]
     base = fc.saved_bytes or None
     rows3 = []
     for m in r.methods:

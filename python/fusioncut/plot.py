@@ -256,7 +256,8 @@ def cut_svg(report: Any, *, hops: int = 1, max_columns: int = 28,
     from fusioncut.explain import format_bytes
 
     heading = title or "fusioncut: the joint graph and its cut"
-    sub = (f"{len(report.saved)} saved values ({format_bytes(fc.saved_bytes)} activations), "
+    n_acts = sum(s.kind not in ("input", "static input") for s in report.saved)
+    sub = (f"{n_acts} saved values ({format_bytes(fc.saved_bytes)} activations), "
            f"{sum(not r.is_view for r in report.recomputed)} ops recomputed, "
            f"{report.num_nodes} nodes; showing {len(visible)} within {hops} hop(s) of the cut "
            f"({hidden_inputs} graph inputs not drawn)")
@@ -298,7 +299,7 @@ def cut_svg(report: Any, *, hops: int = 1, max_columns: int = 28,
 
     out.append(f'<line x1="{MARGIN / 2}" y1="{cut_y:.0f}" x2="{width - MARGIN / 2}" '
                f'y2="{cut_y:.0f}" stroke="#d62728" stroke-width="2.5" stroke-dasharray="10,6"/>')
-    label = (f"\u2191 forward    cut: {len(report.saved)} values saved, "
+    label = (f"\u2191 forward    cut: {n_acts} values saved, "
              f"{format_bytes(fc.saved_bytes)}    \u2193 backward")
     out.append(f'<rect x="{MARGIN - 4}" y="{cut_y - 8:.0f}" width="{6.6 * len(label):.0f}" '
                f'height="16" fill="white" opacity="0.9"/>')
