@@ -51,8 +51,15 @@ import torch.fx as fx
 
 from fusioncut import cost as _cost
 from fusioncut.graph import JointGraph, Role, Value, unsupported_construct, value_size
+from fusioncut.ops import OpKind
 from fusioncut.options import Options
 from fusioncut.policy import ReasonKind, analyze
+
+try:  # the kinds policy.analyze never bans (views, getitems, SymInt arithmetic, inputs)
+    from fusioncut.policy import _NEVER_BANNED
+except ImportError:  # pragma: no cover - policy.py refactored
+    _NEVER_BANNED = frozenset({OpKind.VIEW, OpKind.GETITEM, OpKind.SYMBOLIC,
+                               OpKind.PLACEHOLDER, OpKind.GET_ATTR})
 from fusioncut.symexpr import SizeProgram, blossom_values
 
 __all__ = [
@@ -109,8 +116,7 @@ def plan(joint_module: fx.GraphModule, joint_inputs: Any = None, *, num_fwd_outp
     """Analyse a (dynamic-shape) joint graph once; see ``Plan``.
 
     Same arguments as ``fusioncut.partition`` (``joint_inputs``, ``compiler`` and unknown
-    keywords are accepted and ignored). Dead code is eliminated in place, as ``decide`` does.
-    A graph ``partition`` would hand to torch's partitioner raises ``ValueError`` naming the
+    keywords are accepted and ignored). The graph is not modified. A graph ``partition`` would hand to torch's partitioner raises ``ValueError`` naming the
     construct. Warns ``UnbackedSizeWarning`` once per unbacked symbol.
     """
     if options is None:
@@ -302,13 +308,19 @@ class Plan:
         if ratio != math.inf:
             no_reduction = analyze(graph, dataclasses.replace(options, reduction_ratio=math.inf))
             base = no_reduction.banned_mask()
-            # With every element count 0 the check "out * ratio <= in" holds wherever it is
-            # reached, so the REDUCTION reasons mark exactly the nodes it is evaluated for.
-            zero = dataclasses.replace(graph, numel=np.zeros_like(graph.numel))
-            probe = analyze(zero, options)
-            reductions = np.fromiter(
-                (r is not None and r.kind == ReasonKind.REDUCTION for r in probe.ban),
+            policy = self.policy
+            # Where the check "out * ratio <= in" decides: nodes it bans at the hints, and
+            # forward nodes of bannable kinds that nothing else bans (a recompute annotation
+            # that lifts bans excepted). Elsewhere another ban stands whatever the sizes.
+            at_hints = np.fromiter(
+                (r is not None and r.kind == ReasonKind.REDUCTION for r in policy.ban),
                 dtype=bool, count=graph.num_nodes)
+            bannable = np.ones(len(OpKind), dtype=bool)
+            bannable[[int(k) for k in _NEVER_BANNED]] = False
+            unbanned = ~policy.banned_mask() & (graph.role == Role.FORWARD) & bannable[graph.kind]
+            if options.annotations_override_bans:
+                unbanned &= ~policy.recompute_mask()
+            reductions = at_hints | unbanned
         else:
             base = banned
         exprs = list(self._exprs)
@@ -366,8 +378,9 @@ class Plan:
 
     def _bans(self, E: np.ndarray) -> np.ndarray:
         """bool (number of size-dependent bans,): banned at these element counts."""
-        # The same float comparison policy.analyze makes (int * float <= int).
-        return E[self._dyn_ban_out] * self._ratio <= E[self._dyn_ban_in]
+        # The same float comparison policy.analyze makes (int * float <= int, inputs > 0).
+        total_in = E[self._dyn_ban_in]
+        return (E[self._dyn_ban_out] * self._ratio <= total_in) & (total_in > 0)
 
     # -- weights ---------------------------------------------------------------------------------
 
@@ -668,7 +681,7 @@ class Plan:
 
 
 def _reduction_ban(out: int, total_in: int, ratio: float) -> bool:
-    return out * ratio <= total_in
+    return out * ratio <= total_in and total_in > 0
 
 
 def _constant_ratio(out_e: sympy.Expr, in_e: sympy.Expr) -> bool:
@@ -1185,7 +1198,7 @@ def partition_for_sizes(joint_module: fx.GraphModule, joint_inputs: Any, compile
                                     num_fwd_outputs=num_fwd_outputs,
                                     static_lifetime_input_indices=static_lifetime_input_indices,
                                     options=options, **kwargs)
-    reason = _partition._unsupported_config() or _partition._unsupported_graph(joint_module)
+    reason = _partition._unsupported_config() or unsupported_construct(joint_module)
     if reason is not None:
         from fusioncut.fallback import fallback_partition
 
