@@ -180,15 +180,19 @@ inline void check_index_array(const char* function, const char* argument, const 
   }
 }
 
-inline void check_capacity_array(const char* function, const char* argument, const int64_t* c,
-                                 int64_t size) {
+// Returns how many entries are kInfinity.
+inline int64_t check_capacity_array(const char* function, const char* argument,
+                                    const int64_t* c, int64_t size) {
+  int64_t infinite = 0;
   for (int64_t i = 0; i < size; ++i) {
     if (c[i] < 0 || c[i] > kInfinity) {
       throw std::domain_error(std::string(function) + ": " + argument + "[" + std::to_string(i) +
                               "] = " + std::to_string(c[i]) +
                               " is out of range [0, 2**62] (2**62 = INF: never cut)");
     }
+    infinite += c[i] == kInfinity;
   }
+  return infinite;
 }
 
 inline VertexId check_num_vertices(const char* function, const char* argument, int64_t n,
@@ -214,7 +218,13 @@ struct MinCutWorkspace {
   FlowSolver flow;
   std::vector<uint8_t> in_sink;         // the canonical sink side on the input graph
   std::vector<VertexId> queue;
+  CutSolver in_place;                   // for networks with few infinite edges
 };
+
+// min_cut solves in place, skipping the reductions' live network, when at most this share of
+// the edges is infinite (measured: the in-place route is ~20% faster on `grid` and `random_dag`,
+// the live network 1.5-3x faster on node-split networks, about 75% infinite).
+constexpr double kInPlaceMaxInfiniteShare = 0.1;
 
 struct MinCutResult {
   WideInt value = 0;
@@ -222,49 +232,20 @@ struct MinCutResult {
   Algorithm algorithm = Algorithm::kAuto;
 };
 
-// Validates everything (a direct call can never crash), solves, and writes the source side as
-// 0/1 bytes into source_side[0 .. num_vertices). Throws UnboundedCut, std::out_of_range,
-// std::domain_error or std::invalid_argument with messages naming min_cut and the argument.
-//
-// The residual graph is built for the live vertices only: S_inf and T_inf become one source
-// and one sink vertex, idle vertices are left out and put on their side afterwards by a
-// backward search through idle vertices from the sink side (see reductions.h for why).
-inline MinCutResult min_cut(int64_t num_vertices, int64_t num_edges, const int64_t* src,
-                            const int64_t* dst, const int64_t* capacity, int64_t source,
-                            int64_t sink, Algorithm algorithm, bool check,
-                            uint8_t* source_side, MinCutWorkspace* workspace) {
-  const char* kFunction = "min_cut";
-  const VertexId n = check_num_vertices(kFunction, "num_nodes", num_vertices,
-                                        std::numeric_limits<VertexId>::max() - 2);
-  if (source < 0 || source >= n) {
-    throw std::out_of_range(std::string(kFunction) + ": source = " + std::to_string(source) +
-                            " is out of range [0, " + std::to_string(n) + ")");
-  }
-  if (sink < 0 || sink >= n) {
-    throw std::out_of_range(std::string(kFunction) + ": sink = " + std::to_string(sink) +
-                            " is out of range [0, " + std::to_string(n) + ")");
-  }
-  if (source == sink) {
-    throw std::invalid_argument(std::string(kFunction) + ": source and sink are both " +
-                                std::to_string(source) + "; they must differ");
-  }
-  check_index_array(kFunction, "src", src, num_edges, n);
-  check_index_array(kFunction, "dst", dst, num_edges, n);
-  check_capacity_array(kFunction, "capacity", capacity, num_edges);
-
+// The live-network route of min_cut (see there); leaves the canonical sink side of the input
+// graph in workspace->in_sink and returns the algorithm used.
+template <class Keep, class ThrowUnbounded>
+Algorithm live_network_sink_side(VertexId n, int64_t num_edges, const int64_t* src,
+                                 const int64_t* dst, const int64_t* capacity, Keep keep,
+                                 VertexId source, VertexId sink, Algorithm algorithm, bool check,
+                                 const char* function, ThrowUnbounded throw_unbounded,
+                                 MinCutWorkspace* workspace) {
   // 1. Reductions on the input adjacency.
-  const auto keep = [&](int64_t e) { return capacity[e] > 0 && src[e] != dst[e]; };
   Adjacency& adjacency = workspace->adjacency;
   adjacency.build(n, num_edges, src, dst, keep);
   Reductions& reductions = workspace->reductions;
-  if (!reductions.run(AdjacencyView(adjacency, capacity), static_cast<VertexId>(source),
-                      static_cast<VertexId>(sink))) {
-    const std::vector<VertexId>& p = reductions.unbounded_path();
-    std::vector<int64_t> path(p.begin(), p.end());
-    const std::string message = std::string(kFunction) +
-                                ": no finite cut: the edges of infinite capacity form the path " +
-                                format_path(path) + " from source to sink";
-    throw UnboundedCut(message, std::move(path));
+  if (!reductions.run(AdjacencyView(adjacency, capacity), source, sink)) {
+    throw_unbounded(reductions.unbounded_path());
   }
   const uint8_t* role = reductions.role();
 
@@ -311,11 +292,10 @@ inline MinCutResult min_cut(int64_t num_vertices, int64_t num_edges, const int64
   live_role[merged_sink] = kSinkSet;
 
   // 3. Max flow and the canonical cut of the live network.
-  MinCutResult result;
-  result.algorithm =
+  const Algorithm used =
       choose_algorithm(algorithm, live_infinite, static_cast<int64_t>(live_src.size()));
   FlowSolver& flow = workspace->flow;
-  flow.run(graph, &residual, live_role.data(), result.algorithm, check, kFunction);
+  flow.run(graph, &residual, live_role.data(), used, check, function);
 
   // 4. Back to the input graph: idle vertices join the sink side iff they reach it through
   //    idle vertices (they carry no flow, so their residual edges are their input edges).
@@ -341,6 +321,73 @@ inline MinCutResult min_cut(int64_t num_vertices, int64_t num_edges, const int64
       in_sink[w] = 1;
       queue.push_back(w);
     }
+  }
+
+  return used;
+}
+
+// Validates everything (a direct call can never crash), solves, and writes the source side as
+// 0/1 bytes into source_side[0 .. num_vertices). Throws UnboundedCut, std::out_of_range,
+// std::domain_error or std::invalid_argument with messages naming min_cut and the argument.
+//
+// Two routes to the same canonical cut (kInPlaceMaxInfiniteShare picks one):
+//   * live network (many infinite edges, as in node-split graphs, where most vertices merge
+//     into a terminal or are idle): reductions on the light input adjacency, max flow on a
+//     residual graph of the live vertices only, idle vertices mapped back afterwards;
+//   * in place (few infinite edges: nearly every vertex is live, so the adjacency and the copy
+//     would be pure overhead): one residual graph of the input, CutSolver.
+inline MinCutResult min_cut(int64_t num_vertices, int64_t num_edges, const int64_t* src,
+                            const int64_t* dst, const int64_t* capacity, int64_t source,
+                            int64_t sink, Algorithm algorithm, bool check,
+                            uint8_t* source_side, MinCutWorkspace* workspace) {
+  const char* kFunction = "min_cut";
+  const VertexId n = check_num_vertices(kFunction, "num_nodes", num_vertices,
+                                        std::numeric_limits<VertexId>::max() - 2);
+  if (source < 0 || source >= n) {
+    throw std::out_of_range(std::string(kFunction) + ": source = " + std::to_string(source) +
+                            " is out of range [0, " + std::to_string(n) + ")");
+  }
+  if (sink < 0 || sink >= n) {
+    throw std::out_of_range(std::string(kFunction) + ": sink = " + std::to_string(sink) +
+                            " is out of range [0, " + std::to_string(n) + ")");
+  }
+  if (source == sink) {
+    throw std::invalid_argument(std::string(kFunction) + ": source and sink are both " +
+                                std::to_string(source) + "; they must differ");
+  }
+  check_index_array(kFunction, "src", src, num_edges, n);
+  check_index_array(kFunction, "dst", dst, num_edges, n);
+  const int64_t infinite_edges = check_capacity_array(kFunction, "capacity", capacity, num_edges);
+
+  const auto keep = [&](int64_t e) { return capacity[e] > 0 && src[e] != dst[e]; };
+  const auto throw_unbounded = [&](const std::vector<VertexId>& p) {
+    std::vector<int64_t> path(p.begin(), p.end());
+    const std::string message = std::string(kFunction) +
+                                ": no finite cut: the edges of infinite capacity form the path " +
+                                format_path(path) + " from source to sink";
+    throw UnboundedCut(message, std::move(path));
+  };
+  MinCutResult result;
+  const uint8_t* in_sink = nullptr;
+  if (infinite_edges <= num_edges * kInPlaceMaxInfiniteShare) {
+    ResidualGraph& graph = workspace->graph;
+    std::vector<int64_t>& residual = workspace->residual;
+    graph.build(
+        n, num_edges, src, dst, keep, [&](int64_t e) { return capacity[e]; }, &residual,
+        nullptr);
+    CutSolver& solver = workspace->in_place;
+    if (!solver.solve(graph, &residual, static_cast<VertexId>(source),
+                      static_cast<VertexId>(sink), algorithm, check, kFunction)) {
+      throw_unbounded(solver.unbounded_path());
+    }
+    result.algorithm = solver.used();
+    in_sink = solver.in_sink().data();
+  } else {
+    result.algorithm = live_network_sink_side(n, num_edges, src, dst, capacity, keep,
+                                              static_cast<VertexId>(source),
+                                              static_cast<VertexId>(sink), algorithm, check,
+                                              kFunction, throw_unbounded, workspace);
+    in_sink = workspace->in_sink.data();
   }
 
   for (VertexId v = 0; v < n; ++v) source_side[v] = in_sink[v] ^ 1;
