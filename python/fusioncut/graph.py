@@ -34,6 +34,7 @@ import torch
 import torch.fx as fx
 
 from fusioncut import _torch_compat
+from fusioncut.ops import _codes as _op_codes
 from fusioncut.ops import CONSUMER_FUSIBLE, PRODUCER_FUSIBLE, OpKind, classify, kind_code, op_name
 
 
@@ -125,6 +126,8 @@ class JointGraph:
     user_ptr: np.ndarray  # int64 (n + 1,): users of i are edge_dst[user_ptr[i]:user_ptr[i+1]]
     inputs: list[list[int]]
     num_fwd_outputs: int
+    unsupported: str | None = None
+    """The first construct fusioncut does not partition itself (see ``unsupported_construct``)."""
 
     @property
     def num_nodes(self) -> int:
@@ -183,28 +186,48 @@ class JointGraph:
         dst: list[int] = []
 
         tensor_cls = torch.Tensor
+        codes = _op_codes
+        itemsizes: dict[object, int] = {}
+        unsupported: str | None = None
         for i, node in enumerate(nodes):
-            k = kind_code(node.op, node.target)
+            op = node.op
+            target = node.target
+            k = codes.get(target) if op == "call_function" else None
+            if k is None:
+                k = kind_code(op, target)
+                if k == _HIGHER_ORDER and unsupported is None:
+                    unsupported = (f"higher-order op {op_name(target)} (node {node.name})"
+                                   if op == "call_function" else f"{op} node {node.name}")
             kind[i] = k
-            val = node.meta.get("val", _ABSENT)
-            if val is not _ABSENT:
-                if isinstance(val, tensor_cls):
-                    value[i] = _TENSOR
-                    ne = val.numel()
+            meta = node.meta
+            val = meta.get("val", _ABSENT)
+            if type(val) is not _ABSENT_TYPE and isinstance(val, tensor_cls):
+                value[i] = _TENSOR
+                ne = val.numel()
+                if type(ne) is not int:
+                    symbolic_idx.append(i)
+                    ne = size_hint(ne, unbacked_size_hint)
+                numel[i] = ne
+                dtype = val.dtype
+                isz = itemsizes.get(dtype)
+                if isz is None:
+                    isz = itemsizes[dtype] = dtype.itemsize
+                itemsize[i] = isz
+            elif val is not _ABSENT:
+                vk = int(_value_kind(val))
+                value[i] = vk
+                if vk == _MULTI:
+                    ne, _ = value_size(val)
                     if type(ne) is not int:
                         symbolic_idx.append(i)
                         ne = size_hint(ne, unbacked_size_hint)
                     numel[i] = ne
-                    itemsize[i] = val.dtype.itemsize
-                else:
-                    vk = int(_value_kind(val))
-                    value[i] = vk
-                    if vk == _MULTI:
-                        ne, _ = value_size(val)
-                        if type(ne) is not int:
-                            symbolic_idx.append(i)
-                            ne = size_hint(ne, unbacked_size_hint)
-                        numel[i] = ne
+                elif vk == _OPAQUE and unsupported is None:
+                    unsupported = f"opaque value of type {type(val).__name__} on node {node.name}"
+            elif op != "get_attr" and unsupported is None:
+                unsupported = f"node {node.name} without meta['val'] ({op_name(target)})"
+            if ("memory_budget" in meta or "custom" in meta) and unsupported is None:
+                unsupported = _memory_budget(node)
             ins = [index[x] for x in node.all_input_nodes]
             inputs.append(ins)
             if ins:
@@ -212,8 +235,8 @@ class JointGraph:
                 first_input[i] = j0
                 if k == _VIEW or (k == _GETITEM and kind[j0] == _VIEW):
                     base[i] = base[j0]
-                src.extend(ins)
-                dst.extend([i] * len(ins))
+                src += ins
+                dst += [i] * len(ins)
 
         fwd_output = np.zeros(n, dtype=bool)
         bwd_output = np.zeros(n, dtype=bool)
@@ -241,7 +264,7 @@ class JointGraph:
             base=np.asarray(base, dtype=np.int64),
             first_input=np.asarray(first_input, dtype=np.int64), fwd_output=fwd_output,
             bwd_output=bwd_output, edge_src=edge_src, edge_dst=edge_dst, user_ptr=user_ptr,
-            inputs=inputs, num_fwd_outputs=num_fwd_outputs,
+            inputs=inputs, num_fwd_outputs=num_fwd_outputs, unsupported=unsupported,
         )
 
 
@@ -254,7 +277,27 @@ _MUTATING = int(OpKind.MUTATING)
 _TENSOR = int(Value.TENSOR)
 _MULTI = int(Value.MULTI)
 _MISSING = int(Value.MISSING)
-_ABSENT = object()
+_HIGHER_ORDER = int(OpKind.HIGHER_ORDER)
+_OPAQUE = int(Value.OPAQUE)
+
+
+class _Absent:
+    pass
+
+
+_ABSENT = _Absent()
+_ABSENT_TYPE = _Absent
+
+
+def _memory_budget(node: fx.Node) -> str | None:
+    """torch's legacy ``meta["memory_budget"]`` or ``region_activation_memory_budget``'s key
+    in ``meta["custom"]``: a budget fusioncut does not model."""
+    if "memory_budget" in node.meta:
+        return f"an activation memory budget annotation (node {node.name})"
+    custom = node.meta.get("custom")
+    if isinstance(custom, dict) and any("memory_budget" in str(k) for k in custom):
+        return f"an activation memory budget annotation (node {node.name})"
+    return None
 
 
 def _kind_mask(kind: np.ndarray, kinds: frozenset) -> np.ndarray:
@@ -342,7 +385,9 @@ def unsupported_construct(gm: fx.GraphModule) -> str | None:
     """The first construct fusioncut does not partition itself, named for a warning, or None.
 
     Higher-order ops (their bodies are subgraphs the flow network cannot see), opaque values
-    (script objects, BackwardState), call_module nodes, and nodes without ``meta["val"]``.
+    (script objects, BackwardState), call_module nodes, nodes without ``meta["val"]`` and
+    activation-memory-budget annotations. ``JointGraph.from_fx`` finds the same in its own
+    pass (``JointGraph.unsupported``).
     """
     for node in gm.graph.nodes:
         op = node.op
@@ -361,4 +406,7 @@ def unsupported_construct(gm: fx.GraphModule) -> str | None:
         val = node.meta["val"]
         if _value_kind(val) == Value.OPAQUE:
             return f"opaque value of type {type(val).__name__} on node {node.name}"
+        budget = _memory_budget(node)
+        if budget is not None:
+            return budget
     return None

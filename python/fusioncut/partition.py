@@ -35,7 +35,7 @@ import torch.fx as fx
 
 from fusioncut import _torch_compat
 from fusioncut.cost import INF, weights as node_weights
-from fusioncut.graph import JointGraph, Role, unsupported_construct
+from fusioncut.graph import JointGraph, Role
 from fusioncut.options import Options
 from fusioncut.policy import Policy, analyze
 
@@ -109,6 +109,10 @@ def decide(joint_module: fx.GraphModule, *, num_fwd_outputs: int,
     if options is None:
         options = Options()
     graph = JointGraph.from_fx(joint_module, num_fwd_outputs, options.unbacked_size_hint)
+    return _decide(graph, static_lifetime_input_indices, options)
+
+
+def _decide(graph: JointGraph, static_lifetime_input_indices, options: Options) -> Decision:
     policy = analyze(graph, options)
     w = node_weights(graph, policy, options,
                      static_input_nodes=_static_input_mask(graph, static_lifetime_input_indices))
@@ -211,18 +215,6 @@ def _unsupported_config() -> str | None:
     return None
 
 
-def _unsupported_graph(joint_module: fx.GraphModule) -> str | None:
-    reason = unsupported_construct(joint_module)
-    if reason is not None:
-        return reason
-    for node in joint_module.graph.nodes:
-        if "memory_budget" in node.meta or (
-            isinstance(node.meta.get("custom"), dict) and any(
-                "memory_budget" in str(k) for k in node.meta["custom"])):
-            return f"an activation memory budget annotation (node {node.name})"
-    return None
-
-
 def partition(joint_module: fx.GraphModule, _joint_inputs: Any, compiler: str = "inductor", *,
               num_fwd_outputs: int, static_lifetime_input_indices: list[int] | None = None,
               options: Options | None = None, **kwargs: Any
@@ -239,7 +231,13 @@ def partition(joint_module: fx.GraphModule, _joint_inputs: Any, compiler: str = 
     if options is not None and not isinstance(options, Options):
         raise TypeError(f"partition: options must be a fusioncut.Options, got "
                         f"{type(options).__name__}")
-    reason = _unsupported_config() or _unsupported_graph(joint_module)
+    if options is None:
+        options = Options()
+    reason = _unsupported_config()
+    graph = None
+    if reason is None:
+        graph = JointGraph.from_fx(joint_module, num_fwd_outputs, options.unbacked_size_hint)
+        reason = graph.unsupported
     if reason is not None:
         from fusioncut.fallback import fallback_partition
 
@@ -247,9 +245,7 @@ def partition(joint_module: fx.GraphModule, _joint_inputs: Any, compiler: str = 
                                   num_fwd_outputs=num_fwd_outputs,
                                   static_lifetime_input_indices=static_lifetime_input_indices,
                                   compiler=compiler, stacklevel=3)
-    decision = decide(joint_module, num_fwd_outputs=num_fwd_outputs,
-                      static_lifetime_input_indices=static_lifetime_input_indices,
-                      options=options)
+    decision = _decide(graph, static_lifetime_input_indices, options)
     from fusioncut.emit import build_modules
 
     return build_modules(joint_module, decision.saved_values, decision.saved_sym_nodes,
