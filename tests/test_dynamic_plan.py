@@ -108,6 +108,21 @@ def attention_args(b, s, d=4):
     return tuple(torch.randn(b, s, d, generator=g, requires_grad=True) for _ in range(3))
 
 
+def quadratic(x, y):
+    """exp(z) for an s x s z: 2 x 4 s**2 bytes, against r = x.sum(1) and y (4 s + 4 K): the
+    first is cheaper while 8 s**2 < 4 s + 4 K (+ a few 1-byte SymInts), i.e. up to s = 17."""
+    r = x.sum(1)
+    z = r.unsqueeze(1) + y.narrow(0, 0, x.shape[0]).unsqueeze(0)
+    return torch.exp(z).sum()
+
+
+@pytest.fixture(scope="module")
+def quadratic_plan():
+    gm, ji, nf = capture(quadratic, crossing_args(50))
+    p = dynamic.plan(gm, ji, num_fwd_outputs=nf)
+    return p, _symbol_with_hint(p, 50)
+
+
 @pytest.fixture(scope="module")
 def crossing_plan():
     gm, ji, nf = capture(crossing, crossing_args(50))
@@ -250,14 +265,26 @@ def test_breakpoints_equal_brute_force(crossing_plan, flip_plan, which):
     assert got == _brute_force(p, sym, 2, 300)
 
 
-def test_breakpoints_quadratic_sizes_equal_brute_force(attention_plan):
+def test_breakpoints_quadratic_sizes(quadratic_plan):
+    p, sym = quadratic_plan
+    assert p._program.degree(list(p.symbols).index(sym)) == 2
+    last_exp = max(s for s in range(2, 100) if 8 * s * s < 4 * s + 4 * K)
+    assert last_exp == 17
+    got = [(a, b, d.key()) for a, b, d in p.breakpoints(sym, 2, K - 1)]
+    assert [(a, b) for a, b, _ in got] == [(2, last_exp), (last_exp + 1, K - 1)]
+    assert got == _brute_force(p, sym, 2, K - 1)
+    for s, has_exp in ((last_exp, True), (last_exp + 1, False)):
+        gm, ref = static_decision(quadratic, crossing_args(s))
+        assert ("exp" in [n.name for n in ref.saved_nodes]) == has_exp
+
+
+def test_breakpoints_attention_equal_brute_force(attention_plan):
     p = attention_plan
     (bsym,) = [k for k, v in p.symbols.items() if v.hint == 3]
     (ssym,) = [k for k, v in p.symbols.items() if v.hint == 6]
-    assert p._program.degree(list(p.symbols).index(ssym)) == 2
     for b in (2, 9):
-        got = [(a, c, d.key()) for a, c, d in p.breakpoints(ssym, 2, 400, fixed={bsym: b})]
-        assert got == _brute_force(p, ssym, 2, 400, fixed={bsym: b})
+        got = [(a, c, d.key()) for a, c, d in p.breakpoints(ssym, 2, 300, fixed={bsym: b})]
+        assert got == _brute_force(p, ssym, 2, 300, fixed={bsym: b})
 
 
 @settings(max_examples=25, deadline=None)
