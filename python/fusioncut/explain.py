@@ -568,8 +568,10 @@ def format_partition_error(err: Any) -> str:
         if g in groups:
             lines.append(f"  {g}:")
             lines.extend(f"    {item}" for item in groups[g])
-    lines.append("Fix: drop or change the annotation, or pass "
-                 "Options(annotations_override_bans=True).")
+    if "user annotation" in groups and any(g.startswith("ban (") for g in groups):
+        lines.append("An annotation asks to recompute what a ban forbids: drop or change the "
+                     "annotation, or let annotations lift heuristic bans "
+                     "(Options(annotations_override_bans=True), the default).")
     return "\n".join(lines)
 
 
