@@ -157,3 +157,30 @@ def test_integration_no_backward_work(kind):
     if out.requires_grad:
         out.sum().backward()
     assert unused.grad is None or torch.count_nonzero(unused.grad) == 0
+
+
+@pytest.mark.parametrize("kind", ["torch_choice", "save_all", "fusioncut"])
+def test_integration_effect_tokens(kind, capfd):
+    """An effectful op (aten._print) threads effect tokens through the forward graph."""
+    from torch._dynamo.backends.common import aot_autograd
+
+    def f(x, w):
+        torch.ops.aten._print("fusioncut-effect")
+        return torch.sin(x @ w).sum()
+
+    backend = aot_autograd(fw_compiler=nop, bw_compiler=nop, partition_fn=_partitioner(kind))
+    torch._dynamo.reset()
+    x = torch.randn(3, 3, requires_grad=True)
+    w = torch.randn(3, 3, requires_grad=True)
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # fusioncut.partition may fall back on with_effects
+        out = torch.compile(f, backend=backend)(x, w)
+    out.backward()
+    assert "fusioncut-effect" in capfd.readouterr().out
+    got = (out.detach(), x.grad.clone(), w.grad.clone())
+    x.grad = w.grad = None
+    ref = f(x, w)
+    ref.backward()
+    _assert_same((ref.detach(), x.grad, w.grad), got)
