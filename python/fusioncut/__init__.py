@@ -51,3 +51,12 @@ _LAZY_TORCH_EXPORTS.update({
     "decide": "fusioncut.partition",
     "partition": "fusioncut.partition",
 })
+
+# Dynamic shapes: analyse once, decide per size (issue #4; docs/dynamic.md).
+__all__ += ["Plan", "SizeError", "SizedDecision", "UnbackedSizeWarning",
+            "check_optimal_over_ranges", "partition_for_sizes", "plan"]
+_LAZY_TORCH_EXPORTS.update({
+    name: "fusioncut.dynamic"
+    for name in ("Plan", "SizeError", "SizedDecision", "UnbackedSizeWarning",
+                 "check_optimal_over_ranges", "partition_for_sizes", "plan")
+})
