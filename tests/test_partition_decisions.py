@@ -236,3 +236,47 @@ def test_partition_dynamic_shapes_pass_symints_and_match_eager():
     assert "mm" in names and "sum_1" in names  # banned: matmul; reduction 4x+ smaller
     assert not names & {"tanh", "tanh_1", "relu"}  # fused chain recomputed
     assert any(isinstance(o.meta.get("val"), torch.SymInt) for o in outs)
+
+
+def test_partition_memory_budget_annotation_falls_back_naming_the_node():
+    def fallback_on_budget(joint, inputs, **kwargs):
+        add = next(n for n in joint.graph.nodes if n.op == "call_function")
+        add.meta["memory_budget"] = 0.5
+        return fusioncut.partition(joint, inputs, **kwargs)
+
+    x = torch.randn(8, requires_grad=True)
+    with pytest.warns(fusioncut.FallbackWarning, match="memory budget annotation"):
+        run(lambda x: x.sin().cos(), x, partition_fn=fallback_on_budget)
+
+
+def test_partition_higher_order_op_is_an_unsupported_construct():
+    from fusioncut.graph import JointGraph, unsupported_construct
+
+    g = torch.fx.Graph()
+    x = g.placeholder("primals_1")
+    x.meta["val"] = torch.empty(2)
+    hop = g.call_function(torch.ops.higher_order.cond, (x, x, x, (x,)))
+    g.output([hop])
+    gm = torch.fx.GraphModule(torch.nn.Module(), g)
+    expected = "higher-order op torch.ops.higher_order.cond (node cond)"
+    assert unsupported_construct(gm) == expected
+    assert JointGraph.from_fx(gm, 1).unsupported == expected
+
+
+def test_partition_unused_input_requiring_grad():
+    x = torch.randn(8, requires_grad=True)
+    unused = torch.randn(8, requires_grad=True)
+    box = {}
+
+    def record(joint, inputs, **kwargs):
+        fw, bw = fusioncut.partition(joint, inputs, **kwargs)
+        box["fw"], box["n"] = fw, kwargs["num_fwd_outputs"]
+        return fw, bw
+
+    compiled = aot_function(lambda x, u: torch.sin(x) * 2, fw_compiler=_compiler,
+                            bw_compiler=_compiler, partition_fn=record)
+    compiled(x, unused).sum().backward()
+    torch.testing.assert_close(x.grad, 2 * torch.cos(x))
+    assert unused.grad is None or not unused.grad.any()
+    outs = list(box["fw"].graph.find_nodes(op="output")[0].args[0])[box["n"]:]
+    assert [o.name for o in outs] == ["primals_1"]

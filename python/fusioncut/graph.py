@@ -195,9 +195,9 @@ class JointGraph:
             k = codes.get(target) if op == "call_function" else None
             if k is None:
                 k = kind_code(op, target)
-                if k == _HIGHER_ORDER and unsupported is None:
-                    unsupported = (f"higher-order op {op_name(target)} (node {node.name})"
-                                   if op == "call_function" else f"{op} node {node.name}")
+            if k == _HIGHER_ORDER and unsupported is None:
+                unsupported = (f"higher-order op {op_name(target)} (node {node.name})"
+                               if op == "call_function" else f"{op} node {node.name}")
             kind[i] = k
             meta = node.meta
             val = meta.get("val", _ABSENT)
