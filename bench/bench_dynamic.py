@@ -187,6 +187,20 @@ def main() -> int:
     ends_ok = all(plan.solve({batch_sym: plan.symbols[batch_sym].hint, seq_sym: t}).key()
                   == d.key() for a, b, d in bp for t in (a, b))
 
+    # Where a solve's time goes: sizes -> element counts, weights, the max-flow itself.
+    sizes0 = sizes_list[0]
+    values0 = plan._values(sizes0, "bench")
+    E0 = plan._evaluate(values0)
+    w0 = plan._network_weights(E0)
+    algorithm = plan.options.algorithm
+    parts = {
+        "validate sizes": statistics.median(timed(lambda: plan._values(sizes0, "b"), 200)),
+        "element counts": statistics.median(timed(lambda: plan._evaluate(values0), 200)),
+        "weights": statistics.median(timed(lambda: plan._network_weights(E0), 200)),
+        "max-flow (C++)": statistics.median(timed(
+            lambda: plan._core.solve(w0, algorithm, False, "b"), 200)),
+    }
+
     solve_med = statistics.median(solve_times)
     torch_med = statistics.median(torch_times)
     bp_med = statistics.median(bp_times)
@@ -197,6 +211,9 @@ def main() -> int:
         ("fusioncut.dynamic.plan", f"{statistics.median(plan_times) * 1e3:.1f} ms (median of 3)"),
         ("Plan.solve", f"{solve_med * 1e6:.0f} us median, p90 "
                        f"{np.percentile(solve_times, 90) * 1e6:.0f} us ({args.repeats} sizes)"),
+        ("  of which", ", ".join(f"{k} {v * 1e6:.0f} us" for k, v in parts.items())),
+        ("network", f"{plan._net.num_nodes} nodes after contracting the backward "
+                    f"({len(plan._dyn_ban_nodes)} size-dependent bans)"),
         ("torch min_cut_rematerialization_partition",
          f"{torch_med * 1e3:.0f} ms median of {args.torch_repeats}"),
         ("ratio torch / Plan.solve", f"{ratio:,.0f}x"),
@@ -228,6 +245,8 @@ def main() -> int:
         "plan_s": plan_times,
         "solve_s_median": solve_med,
         "solve_s_p90": float(np.percentile(solve_times, 90)),
+        "solve_parts_s": parts,
+        "network_nodes": plan._net.num_nodes,
         "torch_partition_s": torch_times,
         "ratio_torch_over_solve": ratio,
         "breakpoints_s": bp_times,
