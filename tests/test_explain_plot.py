@@ -1,0 +1,82 @@
+"""fusioncut.plot: the cut drawing (SVG) and the bytes chart (PNG) are produced and show the
+partition the report describes."""
+
+from __future__ import annotations
+
+import importlib.util
+import xml.etree.ElementTree as ET
+
+import pytest
+import torch
+
+from fusioncut.demo import DemoConfig, DemoGPT, demo_inputs
+from fusioncut.explain import explain
+from fusioncut.plot import COLORS, bytes_chart, cut_svg, write_cut_svg
+
+pytestmark = pytest.mark.filterwarnings("ignore::FutureWarning")
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+@pytest.fixture(scope="module")
+def report():
+    cfg = DemoConfig(n_layer=2, d_model=32, n_head=4, block_size=16, vocab=64, batch=2)
+    torch.manual_seed(0)
+    return explain(DemoGPT(cfg), *demo_inputs(cfg))
+
+
+def _fills(root):
+    return [r.get("fill") for r in root.iter(f"{SVG}rect")]
+
+
+def test_plot_svg_draws_the_cut_and_its_nodes(report, tmp_path):
+    path = write_cut_svg(report, tmp_path / "cut.svg")
+    text = path.read_text()
+    assert len(text) > 5_000
+    root = ET.fromstring(text)  # well-formed XML
+    fills = _fills(root)
+    # Saved values (forward side of the cut) and recomputed nodes (backward side) are drawn.
+    assert fills.count(COLORS["saved"]) >= 5
+    assert fills.count(COLORS["recomputed"]) >= 5
+    assert COLORS["backward"] in fills and COLORS["banned"] in fills
+    # The cut line: a dashed line across the drawing.
+    lines = [ln for ln in root.iter(f"{SVG}line") if ln.get("stroke-dasharray")]
+    assert len(lines) == 1
+    cut_y = float(lines[0].get("y1"))
+    # Saved nodes lie above the line, recomputed ones below it.
+    saved_names = {s.name for s in report.saved}
+    for g in root.iter(f"{SVG}g"):
+        title, rect = g.find(f"{SVG}title"), g.find(f"{SVG}rect")
+        if title is None or rect is None:
+            continue
+        name = title.text.split(" = ")[0]
+        if rect.get("fill") == COLORS["saved"]:
+            assert name in saved_names
+            assert float(rect.get("y")) < cut_y
+        if rect.get("fill") == COLORS["recomputed"]:
+            assert float(rect.get("y")) > cut_y
+
+
+def test_plot_svg_collapses_large_graphs_into_counted_boxes(report):
+    small = ET.fromstring(cut_svg(report, hops=0, max_columns=4))
+    texts = [t.text or "" for t in small.iter(f"{SVG}text")]
+    assert any(t.endswith(" nodes") and t.startswith("\u2026") for t in texts)  # window edges
+    assert float(small.get("width")) < 1200
+    full = ET.fromstring(cut_svg(report, hops=2, max_columns=400))
+    assert len(list(full.iter(f"{SVG}g"))) > len(list(small.iter(f"{SVG}g")))
+
+
+def test_plot_svg_rejects_bad_arguments(report):
+    with pytest.raises(ValueError, match="hops"):
+        cut_svg(report, hops=-1)
+    with pytest.raises(ValueError, match="focus"):
+        cut_svg(report, max_columns=2, focus="no_such_node")
+
+
+@pytest.mark.skipif(importlib.util.find_spec("matplotlib") is None, reason="needs matplotlib")
+def test_plot_bytes_chart_png(report, tmp_path):
+    path = bytes_chart(report, tmp_path / "bytes.png")
+    data = path.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    assert len(data) > 20_000
+    svg = bytes_chart(report, tmp_path / "bytes.svg").read_text()
+    assert "fusioncut" in svg and "default_partition" in svg
