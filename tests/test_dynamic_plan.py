@@ -36,6 +36,24 @@ def capture(fn, args, *, dynamic_shapes=True):
     return captured[0]
 
 
+def capture_module(module, args, *, dynamic_shapes=True):
+    """(joint_module, joint_inputs, num_fwd_outputs, static_lifetime_input_indices)."""
+    from functorch.compile import aot_module, default_partition, nop
+
+    captured = []
+
+    def record(joint_module, joint_inputs, *, num_fwd_outputs, **kwargs):
+        static = kwargs.get("static_lifetime_input_indices")
+        captured.append((copy.deepcopy(joint_module), joint_inputs, num_fwd_outputs, static))
+        return default_partition(joint_module, joint_inputs, num_fwd_outputs=num_fwd_outputs,
+                                 static_lifetime_input_indices=static)
+
+    aot_module(module, fw_compiler=nop, bw_compiler=nop, partition_fn=record,
+               dynamic=dynamic_shapes)(*args)
+    assert len(captured) == 1
+    return captured[0]
+
+
 def node_keys(gm):
     """Node name -> (target, occurrence): the same for a static and a dynamic trace of one
     function (SymInt arithmetic has targets of its own, so it shifts no occurrence)."""
@@ -184,6 +202,29 @@ def test_solve_equals_static_decide_attention(attention_plan, b, s):
     gm, ref = static_decision(attention, attention_args(b, s))
     assert saved_tensor_keys(p.graph.gm, mine.saved) == saved_tensor_keys(
         gm, [n.name for n in ref.saved_nodes])
+
+
+def test_solve_equals_static_decide_gpt():
+    from models import GPT, GPTConfig
+
+    torch.manual_seed(0)
+    model = GPT(GPTConfig(n_layer=1, block_size=32))
+
+    def inputs(b, t):
+        g = torch.Generator().manual_seed(b * 100 + t)
+        return (torch.randint(0, 32, (b, t), generator=g),
+                torch.randint(0, 32, (b, t), generator=g))
+
+    gm, ji, nf, static = capture_module(model, inputs(3, 5))
+    p = dynamic.plan(gm, ji, num_fwd_outputs=nf, static_lifetime_input_indices=static)
+    (bsym,) = [k for k, v in p.symbols.items() if v.hint == 3]
+    (tsym,) = [k for k, v in p.symbols.items() if v.hint == 5]
+    for b, t in ((2, 7), (6, 29)):
+        mine = p.solve({bsym: b, tsym: t})
+        sgm, _, snf, sstatic = capture_module(model, inputs(b, t), dynamic_shapes=False)
+        ref = decide(sgm, num_fwd_outputs=snf, static_lifetime_input_indices=sstatic)
+        assert saved_tensor_keys(p.graph.gm, mine.saved) == saved_tensor_keys(
+            sgm, [n.name for n in ref.saved_nodes])
 
 
 def test_solve_at_hints_equals_decide_on_the_same_graph(crossing_plan):
