@@ -60,3 +60,13 @@ _LAZY_TORCH_EXPORTS.update({
     for name in ("Plan", "SizeError", "SizedDecision", "UnbackedSizeWarning",
                  "check_optimal_over_ranges", "partition_for_sizes", "plan")
 })
+
+# Explanations, pictures and logging (issue #5; docs/explain.md). Importing _log applies
+# FUSIONCUT_LOG=debug|info; it needs neither torch nor numpy.
+from fusioncut import _log  # noqa: E402,F401
+
+__all__ += ["Report", "explain", "explain_joint", "format_partition_error"]
+_LAZY_TORCH_EXPORTS.update({
+    name: "fusioncut.explain"
+    for name in ("Report", "explain", "explain_joint", "format_partition_error")
+})

@@ -632,9 +632,10 @@ def _format_report(r: Report, max_rows: int | None) -> str:
                f"(+ {len(held)} graph inputs held anyway)")
     rows = sorted(acts, key=lambda s: (-s.nbytes, s.name))
     shown, more = _limit(rows, max_rows)
-    out += _table(["node", "op", "shape", "dtype", "bytes", "why"],
-                  [[s.name, s.op, "x".join(map(str, s.shape)) or "-", s.dtype or "-",
-                    format_bytes(s.nbytes), s.why] for s in shown], right={4})
+    if rows:
+        out += _table(["node", "op", "shape", "dtype", "bytes", "why"],
+                      [[s.name, s.op, "x".join(map(str, s.shape)) or "-", s.dtype or "-",
+                        format_bytes(s.nbytes), s.why] for s in shown], right={4})
     if more:
         out.append(f"  ... {more} more (smallest)")
     out.append("")
@@ -693,3 +694,15 @@ def format_totals(r: Report) -> str:
     out += _table(["method", "partition time", "saved", "saved bytes", "vs fusioncut",
                    "traffic", ""], rows3, right={1, 2, 3, 4, 5})
     return "\n".join(line.rstrip() for line in out)
+
+
+class _CallableModule(__import__("types").ModuleType):
+    """``fusioncut.explain`` names both this module and its function: importing the submodule
+    rebinds the package attribute to the module, so the module forwards calls (as
+    ``fusioncut.partition`` does)."""
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Report:
+        return explain(*args, **kwargs)
+
+
+__import__("sys").modules[__name__].__class__ = _CallableModule
