@@ -79,16 +79,13 @@ def value_size(val: object) -> tuple[object, int]:
 
 
 def size_hint(n: object, fallback: int) -> int:
-    """An int for a size that may be a SymInt: its hint, or ``fallback`` when unbacked."""
+    """An int for a size that may be a SymInt: its hint, or ``fallback`` when it has none
+    (unbacked). Never ``int(n)``: that would add a guard and specialize the graph."""
     if isinstance(n, int):
         return n
-    node = getattr(n, "node", None)
-    hint = getattr(node, "hint", None) if node is not None else None
+    hint = getattr(getattr(n, "node", None), "hint", None)
     if hint is None:
-        try:
-            return int(n)  # a SymInt with a backing value
-        except Exception:  # unbacked: no value to read
-            return fallback
+        return fallback
     return int(hint)
 
 
