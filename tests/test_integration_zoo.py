@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import copy
 import importlib.util
+import warnings
 
 import pytest
 import torch
 from functorch.compile import aot_module, make_boxed_func, min_cut_rematerialization_partition, nop
 
 from _partitioners import make_partition_fn
+from fusioncut.fallback import FallbackWarning
 from models import (
     GPT, MLP, ConvBN, DropoutMLP, EvoNormS0, GPTConfig, InPlace, LSTMUnrolled, MultiOutput,
     NoBackwardWork, gpt_inputs,
@@ -97,7 +99,10 @@ def test_integration_gradients_match_eager(name, kind):
     )
     eager = _run(model, args)
     # aot_module shares the parameters and buffers of compiled_model.
-    got = _run_compiled(compiled, compiled_model, args)
+    with warnings.catch_warnings():
+        # The zoo is fusioncut's own ground: no model of it may fall back to torch.
+        warnings.simplefilter("error", FallbackWarning)
+        got = _run_compiled(compiled, compiled_model, args)
     _assert_same(eager, got)
 
 
@@ -172,8 +177,6 @@ def test_integration_effect_tokens(kind, capfd):
     torch._dynamo.reset()
     x = torch.randn(3, 3, requires_grad=True)
     w = torch.randn(3, 3, requires_grad=True)
-    import warnings
-
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # fusioncut.partition may fall back on with_effects
         out = torch.compile(f, backend=backend)(x, w)
