@@ -419,15 +419,17 @@ def test_partition_for_sizes_runs_at_other_sizes():
     from functorch.compile import aot_function, nop
 
     chosen = []
+    reports = []
+
+    def at_1000(p):
+        sizes = _at(p, **{_symbol_with_hint(p, 50): 1000})
+        chosen.append(p.solve(sizes).saved)
+        return sizes
 
     def partition_fn(joint_module, joint_inputs, *, num_fwd_outputs, **kwargs):
-        p = dynamic.plan(copy.deepcopy(joint_module), joint_inputs,
-                         num_fwd_outputs=num_fwd_outputs)
-        sym = _symbol_with_hint(p, 50)
-        chosen.append(p.solve(_at(p, **{sym: 1000})).saved)
         return dynamic.partition_for_sizes(joint_module, joint_inputs,
-                                           num_fwd_outputs=num_fwd_outputs,
-                                           sizes=_at(p, **{sym: 1000}), **kwargs)
+                                           num_fwd_outputs=num_fwd_outputs, sizes=at_1000,
+                                           report=reports.append, **kwargs)
 
     compiled = aot_function(crossing, fw_compiler=nop, bw_compiler=nop,
                             partition_fn=partition_fn, dynamic=True)
@@ -442,3 +444,6 @@ def test_partition_for_sizes_runs_at_other_sizes():
         torch.testing.assert_close(x.grad, x2.grad)
         torch.testing.assert_close(y.grad, y2.grad)
     assert "exp" not in chosen[0] and "sum_1" in chosen[0]
+    # Saving r and y is not optimal below s = 86: the report says so, with a counterexample.
+    (report,) = reports
+    assert report.optimal is False and report.counterexample is not None

@@ -1180,19 +1180,29 @@ def check_optimal_over_ranges(plan: Plan, sizes=None, *, upper: int = 1 << 16,
     return RangeReport(decision, ranges, None, detail=detail)
 
 
-def partition_for_sizes(joint_module: fx.GraphModule, joint_inputs: Any, compiler: str = "inductor",
-                        *, num_fwd_outputs: int, sizes=None,
+def partition_for_sizes(joint_module: fx.GraphModule, joint_inputs: Any,
+                        compiler: str = "inductor", *, num_fwd_outputs: int,
+                        sizes: Mapping[Any, int] | Any = None,
+                        report: Any = None,
                         static_lifetime_input_indices: Sequence[int] | None = None,
                         options: Options | None = None, **kwargs: Any
                         ) -> tuple[fx.GraphModule, fx.GraphModule]:
-    """``fusioncut.partition`` deciding for ``sizes`` (``{symbol name: int}``; None: the
-    hints). A static graph has no symbols: ``sizes`` must then be None or empty. Graphs
-    fusioncut does not model fall back to torch's partitioner as ``partition`` does."""
+    """``fusioncut.partition`` that decides for chosen sizes of a dynamic-shape graph.
+
+    ``sizes``: None (the size hints, i.e. exactly ``partition``), ``{symbol or name: int}``
+    for every symbol, or a callable ``Plan -> mapping`` (for instance
+    ``lambda p: {**p.hints(), seq_symbol(p): 4096}``, since symbol names are only known once
+    the graph is traced). ``report``: None, or a callable that receives the
+    ``check_optimal_over_ranges`` ``RangeReport`` of the decision (is it optimal over the
+    symbols' declared ranges?). A graph without symbols takes ``partition``'s path (sizes must
+    then be None); graphs fusioncut does not model fall back to torch's partitioner as
+    ``partition`` does.
+    """
     from fusioncut import partition as _partition
 
-    if sizes is None or not _has_symbols(joint_module):
-        if sizes:
-            raise SizeError(f"partition: sizes {dict(sizes)} given but the joint graph has no "
+    if (sizes is None and report is None) or not _has_symbols(joint_module):
+        if sizes is not None:
+            raise SizeError(f"partition: sizes {sizes!r} given but the joint graph has no "
                             f"size symbols")
         return _partition.partition(joint_module, joint_inputs, compiler,
                                     num_fwd_outputs=num_fwd_outputs,
@@ -1208,7 +1218,10 @@ def partition_for_sizes(joint_module: fx.GraphModule, joint_inputs: Any, compile
                                   compiler=compiler, stacklevel=3)
     p = plan(joint_module, joint_inputs, num_fwd_outputs=num_fwd_outputs,
              static_lifetime_input_indices=static_lifetime_input_indices, options=options)
-    return p.partition(sizes)
+    chosen = sizes(p) if callable(sizes) else sizes
+    if report is not None:
+        report(check_optimal_over_ranges(p, chosen))
+    return p.partition(chosen)
 
 
 def _has_symbols(gm: fx.GraphModule) -> bool:
