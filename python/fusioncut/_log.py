@@ -77,7 +77,8 @@ def log_decision(decision: Any, **extra: Any) -> None:
     if logger.isEnabledFor(logging.INFO):
         logger.info("decision: %d nodes, saved %d values (%s), %s", summary["num_nodes"],
                     len(summary["saved"]), format_bytes(summary["saved_bytes"]),
-                    ", ".join(f"{k}={v}" for k, v in extra.items()) or "no timings")
+                    ", ".join(f"{k}={v:.4g}" if isinstance(v, float) else f"{k}={v}"
+                              for k, v in extra.items()) or "no timings")
     if logger.isEnabledFor(logging.DEBUG):
         for s in summary["saved"]:
             logger.debug("saved %s (%s, %s): %s", s["name"], s["op"], format_bytes(s["bytes"]),

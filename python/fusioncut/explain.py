@@ -256,6 +256,9 @@ def explain_joint(joint_module: fx.GraphModule, *, num_fwd_outputs: int,
                            num_fwd_outputs=num_fwd_outputs,
                            static_lifetime_input_indices=static_lifetime_input_indices)
     t2 = time.perf_counter()
+    from fusioncut._log import log_decision
+
+    log_decision(decision, decide_s=t1 - t0, emit_s=t2 - t1)
     report = report_from_decision(decision, fw, bw, decide_s=t1 - t0, emit_s=t2 - t1,
                                   options=options,
                                   static_lifetime_input_indices=static_lifetime_input_indices)
