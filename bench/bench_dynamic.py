@@ -87,7 +87,7 @@ class GPT(nn.Module):
 
 def capture(layers: int, batch: int, seq: int):
     """The joint graph AOTAutograd hands a partitioner, traced with dynamic shapes."""
-    from functorch.compile import aot_module, default_partition, nop
+    from functorch.compile import aot_module, default_partition
 
     torch.manual_seed(0)
     model = GPT(layers)

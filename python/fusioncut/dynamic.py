@@ -18,7 +18,10 @@ those vertices on the sink side, so the canonical cut (smallest sink side) is un
 
 Size-dependent ban. ``policy.analyze`` bans recomputing a forward op whose output has
 ``reduction_ratio`` x fewer elements than its inputs. With symbols the comparison can flip
-(``x.sum(0)`` of an ``(s, 8)`` tensor is a reduction only when ``s >= 4``). Each such node ``v``
+(``x.sum(0)`` of an ``(s, 8)`` tensor is a reduction only when ``s >= 4``). The check matters
+where it bans at the hints or where nothing else bans a bannable forward node; where
+``out / in`` is a constant (pointwise ops, a LayerNorm's statistics over a fixed width) the
+hints' answer holds at every size. Each remaining node ``v``
 gets an auxiliary network node ``a`` tied to the source with the edge ``a -> v``: weight INF
 bans ``v`` (``v_in`` joins the source), weight 0 lifts the ban (``a_out`` then sits on ``v_in``'s
 side and adds nothing to any cut). Auxiliary nodes never appear in a decision.
@@ -35,7 +38,6 @@ polynomials is found by integer bisection and the two halves are covered recursi
 
 from __future__ import annotations
 
-import bisect
 import dataclasses
 import math
 import operator
@@ -54,13 +56,13 @@ from fusioncut.graph import JointGraph, Role, Value, unsupported_construct, valu
 from fusioncut.ops import OpKind
 from fusioncut.options import Options
 from fusioncut.policy import ReasonKind, analyze
+from fusioncut.symexpr import SizeProgram, blossom_values
 
 try:  # the kinds policy.analyze never bans (views, getitems, SymInt arithmetic, inputs)
     from fusioncut.policy import _NEVER_BANNED
 except ImportError:  # pragma: no cover - policy.py refactored
     _NEVER_BANNED = frozenset({OpKind.VIEW, OpKind.GETITEM, OpKind.SYMBOLIC,
                                OpKind.PLACEHOLDER, OpKind.GET_ATTR})
-from fusioncut.symexpr import SizeProgram, blossom_values
 
 __all__ = [
     "Plan",
@@ -116,8 +118,9 @@ def plan(joint_module: fx.GraphModule, joint_inputs: Any = None, *, num_fwd_outp
     """Analyse a (dynamic-shape) joint graph once; see ``Plan``.
 
     Same arguments as ``fusioncut.partition`` (``joint_inputs``, ``compiler`` and unknown
-    keywords are accepted and ignored). The graph is not modified. A graph ``partition`` would hand to torch's partitioner raises ``ValueError`` naming the
-    construct. Warns ``UnbackedSizeWarning`` once per unbacked symbol.
+    keywords are accepted and ignored). The graph is not modified. A graph that ``partition``
+    would hand to torch's partitioner raises ``ValueError`` naming the construct. Warns
+    ``UnbackedSizeWarning`` once per unbacked symbol.
     """
     if options is None:
         options = Options()
@@ -130,7 +133,7 @@ def plan(joint_module: fx.GraphModule, joint_inputs: Any = None, *, num_fwd_outp
                          f"partition itself")
     from fusioncut.partition import decide
 
-    # decide() at the hints does the size-independent work (DCE, JointGraph, Policy, dropped
+    # decide() at the hints does the size-independent work (JointGraph, Policy, dropped
     # PREFER_* constraints) and is the reference the plan is checked against.
     reference = decide(joint_module, num_fwd_outputs=num_fwd_outputs,
                        static_lifetime_input_indices=static_lifetime_input_indices,
@@ -189,6 +192,7 @@ class Plan:
         node_expr = np.full(n, -1, dtype=np.int64)
         const_numel = np.zeros(n, dtype=np.int64)
         shape_env = None
+        canonical: dict[sympy.Expr, sympy.Expr] = {}
         for i, node in enumerate(graph.nodes):
             v = graph.value[i]
             if v != Value.TENSOR and v != Value.MULTI:
@@ -198,7 +202,19 @@ class Plan:
                 sym_node = ne.node
                 if shape_env is None:
                     shape_env = sym_node.shape_env
-                expr = sympy.sympify(sym_node.expr)
+                raw = sym_node.expr
+                expr = canonical.get(raw)
+                if expr is None:
+                    # Apply the ShapeEnv's replacements (s1 -> s0 after an equality guard,
+                    # s0 -> 5 after a specialization) so that symbols are independent.
+                    expr = raw
+                    replace = getattr(shape_env, "replace", None)
+                    if replace is not None:
+                        try:
+                            expr = replace(raw)
+                        except Exception:  # noqa: BLE001 (keep the expression as traced)
+                            expr = raw
+                    expr = canonical[raw] = sympy.expand(sympy.sympify(expr))
                 if expr.is_Integer:
                     const_numel[i] = int(expr)
                     continue
@@ -338,8 +354,8 @@ class Plan:
                 out_e = self._node_sympy(i)
                 in_e = sympy.expand(sympy.Add(*[self._key_sympy(x) for x in ins]))
                 if not (out_e.free_symbols or in_e.free_symbols) or _constant_ratio(out_e, in_e):
-                    # The comparison does not depend on the sizes: decide it at the hints.
-                    hit = (_reduction_ban(self._at_hints(out_e), self._at_hints(in_e), ratio),)
+                    # The comparison does not depend on the sizes: the reference decided it.
+                    hit = (True,)
                 else:
                     for e in (out_e, in_e):
                         if e not in index:
@@ -359,7 +375,6 @@ class Plan:
         self._dyn_ban_in = np.asarray(dyn_in, dtype=np.int64)
         self._program = SizeProgram.compile(exprs, self._sym_list)
         self._abs_coef = np.abs(self._program.coef).astype(np.float64)
-        self._all_exprs = exprs
 
     def _expr_key(self, i: int) -> tuple[int, int]:
         e = int(self._node_expr[i])
@@ -371,10 +386,6 @@ class Plan:
     def _node_sympy(self, i: int) -> sympy.Expr:
         e = self._node_expr[i]
         return self._exprs[e] if e >= 0 else sympy.Integer(int(self._const_numel[i]))
-
-    def _at_hints(self, expr: sympy.Expr) -> int:
-        subs = {info.symbol: info.hint for info in self.symbols.values()}
-        return int(expr.xreplace(subs))
 
     def _bans(self, E: np.ndarray) -> np.ndarray:
         """bool (number of size-dependent bans,): banned at these element counts."""
@@ -467,7 +478,6 @@ class Plan:
         source_in = np.concatenate([self._static_ban[keep], np.ones(nd, dtype=bool)])
         sink_in = np.concatenate([sink_in, np.zeros(nd, dtype=bool)])
         sink_out = np.concatenate([sink_out, np.zeros(nd, dtype=bool)])
-        self._src_full = (source_in, sink_in, sink_out)
         import fusioncut
 
         solver = fusioncut.NodeCutGraph(r + nd, e_src, e_dst, source_in=source_in,
@@ -662,26 +672,6 @@ class Plan:
         return self._sym_index[name], name
 
     # -- control points ----------------------------------------------------------------------
-
-    def _solve_control(self, mono_scaled: np.ndarray, scale: int, bans: np.ndarray
-                       ) -> tuple[int, np.ndarray, np.ndarray]:
-        """Min-cut value, cut (reduced indices) and weights for monomial values ``mono_scaled``
-        (= scale x a point of the convex hull), with the size-dependent bans fixed."""
-        E = self._program.coef @ mono_scaled
-        bytes_dyn = self._dyn_mi * E[self._dyn_eid]
-        w = np.where(self._w_const < INF, self._w_const * scale, INF)
-        w[self._dyn_pos] = self._dyn_h * scale + bytes_dyn * self._scale
-        if len(self._dyn_ban_nodes):
-            w[self._aux_slice] = np.where(bans, INF, 0)
-        if (w[w < INF] >= INF // 2).any():
-            raise OverflowError("Plan: sizes too large for an exact range certificate")
-        value, cut_nodes, _, _, _ = self._core.solve(w, self.options.algorithm, False,
-                                                     "Plan.breakpoints")
-        return int(value), cut_nodes, w
-
-
-def _reduction_ban(out: int, total_in: int, ratio: float) -> bool:
-    return out * ratio <= total_in and total_in > 0
 
 
 def _constant_ratio(out_e: sympy.Expr, in_e: sympy.Expr) -> bool:
@@ -880,9 +870,6 @@ class _Sweep:
         coef = prog.coef.astype(object)
         P = coef.dot(part)
         self.P = P  # object (E, d+1)
-
-    def _mono_at(self, t: int) -> np.ndarray:
-        return np.array([t ** a for a in range(self.degree + 1)], dtype=object)
 
     def E_at(self, t: int) -> np.ndarray:
         vals = list(self.values)
