@@ -6,7 +6,7 @@
 // vertices that can reach the sink in the final residual graph (the cut closest to the sink,
 // the same for every maximum flow and therefore for every algorithm).
 //
-// Pipeline of min_cut():
+// Pipeline of min_cut() when more than kInPlaceMaxInfiniteShare of the edges are infinite:
 //   1. Reductions (reductions.h) on the input adjacency (adjacency.h): the infinite closures
 //      S_inf, T_inf and the idle vertices; an s -> t path of infinite edges if no finite cut.
 //   2. A residual graph of the live vertices only, S_inf and T_inf merged into two terminals.
@@ -16,7 +16,8 @@
 //      self-check (check.h), always in debug builds.
 //   4. Back to the input graph: S_inf to the source side, T_inf to the sink side, idle vertices
 //      to the sink side iff they reach it through idle vertices.
-// NodeCutGraph (node_cut.h) runs steps 1 and 3 in place on its fixed network (CutSolver).
+// Otherwise nearly every vertex is live, and CutSolver runs steps 1 and 3 in place on one
+// residual graph of the input, as NodeCutGraph (node_cut.h) does on its fixed network.
 //
 // Complexity: O(V + E) around the max-flow algorithm.
 #pragma once
@@ -70,7 +71,7 @@ inline Algorithm choose_algorithm(Algorithm requested, int64_t infinite_edges, i
 // Buffers are kept across runs.
 class FlowSolver {
  public:
-  // Solves in place (steps 2-5 above). Afterwards in_sink()[v] is 1 iff v is on the canonical
+  // Solves in place (step 3 above). Afterwards in_sink()[v] is 1 iff v is on the canonical
   // sink side. Throws std::logic_error if `check` (or a debug build) finds the result wrong.
   void run(const ResidualGraph& g, std::vector<int64_t>* residual, const uint8_t* role,
            Algorithm algorithm, bool check, const char* function) {

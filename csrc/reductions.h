@@ -1,20 +1,24 @@
 // Linear-time reductions applied before a max-flow solve.
 //
-// Problem: given a residual graph with initial capacities, a source s and a sink t, find
-//   S_inf = vertices reachable from s through infinite arcs   (on the source side of every
+// Problem: given a graph with capacities (an AdjacencyView or ResidualView, adjacency.h), a
+// source s and a sink t, find
+//   S_inf = vertices reachable from s through infinite edges  (on the source side of every
 //           finite cut: merged into the source),
-//   T_inf = vertices that reach t through infinite arcs       (merged into the sink),
-//   idle  = the other vertices that lie on no path S_inf -> T_inf of positive-capacity arcs.
-// If t is in S_inf there is no finite cut; find_unbounded_path() then returns one s -> t path
-// of infinite arcs.
+//   T_inf = vertices that reach t through infinite edges      (merged into the sink),
+//   idle  = the other vertices that lie on no path S_inf -> T_inf of positive-capacity edges.
+// If t is in S_inf there is no finite cut; unbounded_path() then holds one s -> t path of
+// infinite edges.
 //
 // Why the canonical cut survives (the sink side is "can reach t in the final residual graph"):
 //   * Every finite cut has S_inf on the source side and T_inf on the sink side, so contracting
 //     them maps finite cuts one-to-one, with equal values and ordered sink sides; the smallest
 //     minimum sink side therefore maps to the smallest one.
-//   * An idle vertex carries no flow in some maximum flow, so its residual arcs are its input
-//     arcs. residual_sink_side() runs over all vertices, idle ones included, and so puts an
-//     idle vertex on the sink side exactly when it reaches the sink side through such arcs.
+//   * An idle vertex carries no flow in some maximum flow (flow runs on S_inf -> T_inf paths),
+//     so its residual edges are its input edges. One that cannot reach T_inf stays on the
+//     source side; one that can is on the sink side exactly when it reaches the sink side
+//     through idle vertices (from a live vertex no residual edge leads back to an idle one).
+//     residual_sink_side() over all vertices, or min_cut's backward search through idle
+//     vertices, computes exactly that.
 //
 // Invariants after run():
 //   1. role_[s] == kSourceSet, role_[t] == kSinkSet; S_inf and T_inf are disjoint.
