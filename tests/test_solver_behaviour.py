@@ -129,3 +129,16 @@ def test_recorded_gpt_network_matches_torchs_networkx_value(algorithm):
     node_cut = fusioncut.min_node_cut(weights, src, dst, algorithm=algorithm, check=True,
                                       **terminals)
     assert node_cut.value == int(d["cut_value"])
+
+
+@pytest.mark.parametrize("algorithm", ["push_relabel", "boykov_kolmogorov"])
+def test_node_cut_value_beyond_int64_is_exact(algorithm):
+    # Ten parallel nodes of weight 2**61 - 1 between source and sink, behind one INF node.
+    k = 10
+    weights = np.full(k + 1, 2**61 - 1, dtype=np.int64)
+    weights[0] = INF
+    graph = fusioncut.NodeCutGraph(k + 1, np.zeros(k, dtype=np.int64), np.arange(1, k + 1),
+                                   source_in=[0], sink_out=np.arange(1, k + 1))
+    cut = graph.solve(weights, algorithm=algorithm, check=True)
+    assert cut.value == k * (2**61 - 1) > 2**63
+    assert cut.cut_nodes.tolist() == list(range(1, k + 1))
