@@ -107,3 +107,15 @@ def test_calibrate_k_free_is_last_k_within_tolerance():
     assert cal.k_free(series, 0.10) == 32
     t0, bw, worst = cal.fit_bandwidth([(b, 0.01 + b / 2e9) for b in (1e8, 2e8, 4e8, 8e8)])
     assert abs(bw - 2e9) / 2e9 < 1e-6 and worst < 1e-9
+
+
+def test_train_bench_max_batch_search_finds_largest_fitting_batch(bench, monkeypatch):
+    monkeypatch.setattr(bench, "_fits", lambda workload, config, opts, batch: batch <= 37)
+    opts = bench.RunOptions(
+        device=torch.device("cpu"), size="tiny", warmup=0, steps=1, grad_tol=1e-3,
+        max_batch=True, max_batch_limit=64, bisect_steps=10,
+    )
+    # tiny tanh_tanh has batch 4: 4, 8, 16, 32 fit, 64 does not, bisection ends at 37
+    assert bench.max_batch(bench.WORKLOADS["tanh_tanh"], "eager", opts) == 37
+    opts.max_batch_limit = 4  # stop doubling at 16 without an out-of-memory
+    assert bench.max_batch(bench.WORKLOADS["tanh_tanh"], "eager", opts) == 16

@@ -482,8 +482,6 @@ def _fits(workload: Workload, config: str, opts: RunOptions, batch: int) -> bool
             return False
         raise
     finally:
-        for name in ("model", "inputs", "fn", "leaves", "grad_out"):
-            locals().pop(name, None)
         _free_cuda()
 
 
@@ -563,6 +561,7 @@ def environment(opts: RunOptions, args) -> dict:
         "steps": opts.steps,
         "grad_tol": opts.grad_tol,
         "dtype": "float32",
+        "tf32": bool(opts.device.type == "cuda" and torch.backends.cudnn.allow_tf32),
         "caches": "FX graph cache and AOTAutograd cache disabled; "
         + ("fresh Inductor cache dir per config" if opts.fresh_cache else "one Inductor cache dir per run"),
         "argv": sys.argv[1:],
@@ -742,6 +741,8 @@ def parse_args(argv=None):
     p.add_argument("--steps", type=int)
     p.add_argument("--threads", type=int, help="torch.set_num_threads (CPU default: 1, for stable timings)")
     p.add_argument("--grad-tol", type=float, default=1e-3)
+    p.add_argument("--tf32", action="store_true",
+                   help="CUDA: allow TF32 in matmuls and convolutions (off by default: fp32 gradients are compared)")
     p.add_argument("--max-batch", action="store_true", help="GPU: search the largest batch that fits")
     p.add_argument("--max-batch-limit", type=int, default=64, help="stop doubling at this multiple of the base batch")
     p.add_argument("--bisect-steps", type=int, default=3)
@@ -760,6 +761,9 @@ def main(argv=None) -> int:
               f"(torch {torch.__version__}, built with CUDA {torch.version.cuda}); run on a CUDA "
               "machine or use --device cpu", file=sys.stderr)
         return 2
+    if args.device == "cuda":
+        torch.backends.cuda.matmul.allow_tf32 = args.tf32
+        torch.backends.cudnn.allow_tf32 = args.tf32
     size = args.size or ("tiny" if args.quick else ("gpu" if args.device == "cuda" else "cpu"))
     if args.threads or args.device == "cpu":
         torch.set_num_threads(args.threads or 1)
