@@ -407,6 +407,17 @@ def check_targets(results: list[GraphResult], memory: list[dict]) -> list[str]:
     return lines
 
 
+def _cpu_model() -> str:
+    try:
+        with open("/proc/cpuinfo") as cpuinfo:
+            for line in cpuinfo:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine()
+
+
 def _versions() -> dict:
     versions = {"python": platform.python_version(), "numpy": np.__version__}
     for module in ("fusioncut", "ortools", "maxflow", "igraph", "scipy", "networkx"):
@@ -474,7 +485,9 @@ def main(argv: list[str] | None = None) -> int:
         notes.append("not installed: " + ", ".join(missing))
 
     started = time.perf_counter()
+    load_start = os.getloadavg()
     print(f"tools: {', '.join(tools)}")
+    print(f"machine: {_cpu_model()}, {os.cpu_count()} CPUs, load average {load_start[0]:.1f}")
     for note in notes:
         print(f"note: {note}")
     warm_up(tools)
@@ -527,8 +540,11 @@ def main(argv: list[str] | None = None) -> int:
         "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
         "machine": {
             "platform": platform.platform(),
-            "processor": platform.processor() or platform.machine(),
+            "cpu_model": _cpu_model(),
             "cpu_count": os.cpu_count(),
+            # Other processes' load skews absolute times; the interleaved ratios less so.
+            "loadavg_start": load_start,
+            "loadavg_end": os.getloadavg(),
         },
         "versions": _versions(),
         "args": {k: v for k, v in vars(args).items() if k != "memory_child"},
