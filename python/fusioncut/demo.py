@@ -4,9 +4,9 @@ The blocks are spelled in pointwise ops the way many training codebases spell th
 tanh-approximated ``NewGELU``, a hand-written RMSNorm), so the joint graph has the long
 pointwise chains where recomputation choices matter::
 
-    tokens ─ embedding + positions ─┬─ [RMSNorm ─ causal attention ─ +] ─ [RMSNorm ─ MLP(NewGELU) ─ +] ┐
-                                    └──────────────────── x n_layer ───────────────────────────────────┘
-                                    ─ RMSNorm ─ tied head ─ cross-entropy
+    tokens ─ embedding + positions
+        ─ n_layer x [ x + attention(RMSNorm(x)); x + MLP_NewGELU(RMSNorm(x)) ]
+        ─ RMSNorm ─ tied head ─ cross-entropy
 
 Sizes default to a toy (d_model 64, 64 tokens, batch 4) so that tracing and three partitioners
 run in seconds on two CPU cores; only the graph's structure matters to the partitioners.

@@ -402,7 +402,6 @@ def report_from_decision(decision: Any, fw_module: fx.GraphModule, bw_module: fx
     in_bw = {nd.name for nd in bw_module.graph.nodes if nd.op == "call_function"}
     role = graph.role
     names = [nd.name for nd in graph.nodes]
-    from fusioncut.cost import INF
 
     saved: list[SavedValue] = []
     for i in decision.saved.tolist():

@@ -156,7 +156,8 @@ def _layout(report: Any, hops: int, max_columns: int, focus: str | None):
         region |= nxt
         frontier = nxt
     # Columns that hold a region node; up to MAX_MERGE neighbouring columns merge into one
-    # (their nodes stack) to fit `max_columns`; what is left is windowed around `focus`. Everything else collapses into the gaps between columns.
+    # (their nodes stack) to fit `max_columns`; what is left is windowed around `focus`.
+    # Everything else collapses into the gaps between columns.
     cols = sorted({x[i] for i in region}) or [0]
     col_of = {c: k for k, c in enumerate(cols)}
     merge = max(1, min(MAX_MERGE, -(-len(cols) // max_columns)))
