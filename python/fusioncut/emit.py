@@ -156,6 +156,7 @@ class _Subgraph:
         outputs: Sequence[Any],
         banned: list[bool],
         placement: _Placement,
+        args_of: list[list[fx.Node]],
     ) -> None:
         n = len(nodes)
         is_input = [False] * n
@@ -172,7 +173,7 @@ class _Subgraph:
                 valid[i] = True
             else:
                 ok = True
-                for arg in node._input_nodes:
+                for arg in args_of[i]:
                     if not valid[index[arg]]:
                         ok = False
                         break
@@ -196,7 +197,7 @@ class _Subgraph:
                 used_input[index[x]] = True
         for i in range(n - 1, -1, -1):
             if live[i] and not is_input[i]:
-                for arg in nodes[i]._input_nodes:
+                for arg in args_of[i]:
                     j = index[arg]
                     live[j] = True
                     if is_input[j]:
@@ -220,6 +221,7 @@ def _autograd_engine_order(
     body: list[int],
     tangents: list[fx.Node],
     outputs: Sequence[Any],
+    args_of: list[list[fx.Node]],
 ) -> list[int]:
     """torch's ``reordering_to_mimic_autograd_engine`` computed on index lists.
 
@@ -249,7 +251,7 @@ def _autograd_engine_order(
         while pending:
             j = pending.pop()
             found.append(j)
-            for arg in nodes[j]._input_nodes:
+            for arg in args_of[j]:
                 k = index[arg]
                 if k in position and k not in emitted and k not in seen:
                     seen.add(k)
@@ -270,7 +272,9 @@ def _autograd_engine_order(
     return order
 
 
-def _raise_getitems(nodes: list[fx.Node], order: list[int], index: dict[fx.Node, int]) -> list[int]:
+def _raise_getitems(
+    nodes: list[fx.Node], order: list[int], index: dict[fx.Node, int], args_of: list[list[fx.Node]]
+) -> list[int]:
     """Place every getitem right after its producer (torch's ``raise_getitems``)."""
     getitem = operator.getitem
     in_order = set(order)
@@ -278,7 +282,8 @@ def _raise_getitems(nodes: list[fx.Node], order: list[int], index: dict[fx.Node,
     for i in order:
         node = nodes[i]
         if node.target is getitem and node.op == "call_function":
-            parent = index[next(iter(node._input_nodes))] if node._input_nodes else -1
+            inputs = args_of[i]
+            parent = index[inputs[0]] if inputs else -1
             if parent in in_order:
                 children.setdefault(parent, []).append(i)
     if not children:
@@ -444,7 +449,7 @@ def build_modules(
     graph = joint_module.graph
     placeholders = list(graph.find_nodes(op="placeholder"))
     if _needs_reference_path(joint_module, saved_values, placeholders) is not None:
-        return build_modules_reference(
+        return _reference_or_error(
             joint_module, saved_values, saved_sym_nodes, num_fwd_outputs=num_fwd_outputs,
             static_lifetime_input_indices=static_lifetime_input_indices,
         )
@@ -454,16 +459,29 @@ def build_modules(
                 joint_module, saved_values, saved_sym_nodes, placeholders, num_fwd_outputs
             )
     except _NeedsReference:
-        return build_modules_reference(
+        return _reference_or_error(
             joint_module, saved_values, saved_sym_nodes, num_fwd_outputs=num_fwd_outputs,
             static_lifetime_input_indices=static_lifetime_input_indices,
         )
     return _postprocess(joint_module, fw_module, bw_module, n_sym, rng_twice)
 
 
+def _reference_or_error(joint_module, saved_values, saved_sym_nodes, **kwargs):
+    """The reference path; torch's bare AssertionErrors become EmitErrors."""
+    try:
+        return build_modules_reference(joint_module, saved_values, saved_sym_nodes, **kwargs)
+    except AssertionError as e:
+        raise EmitError(
+            f"build_modules: the saved set does not split this joint graph: {e} (every value "
+            "the backward needs must be saved or recomputable from saved values, and every "
+            "saved value computable in the forward)"
+        ) from e
+
+
 def _build_fast(joint_module, saved_values, saved_sym_nodes, placeholders, num_fwd_outputs):
     nodes = list(joint_module.graph.nodes)
     index = {node: i for i, node in enumerate(nodes)}
+    args_of = [node.all_input_nodes for node in nodes]
     is_primal, is_tangent = tc.is_primal(), tc.is_tangent()
     is_fwd_seed, is_bwd_seed = tc.is_fwd_seed_offset(), tc.is_bwd_seed_offset()
     primals = [p for p in placeholders if is_primal(p)]
@@ -480,7 +498,7 @@ def _build_fast(joint_module, saved_values, saved_sym_nodes, placeholders, num_f
 
     # Backward: which saved values does it use at all?
     bw_inputs = [*saved_sym_nodes, *saved_values, *tangents, *bwd_seeds]
-    bw = _Subgraph(nodes, index, bw_inputs, bwd_outputs, in_fw_only, placement)
+    bw = _Subgraph(nodes, index, bw_inputs, bwd_outputs, in_fw_only, placement, args_of)
     saved_values = [x for x in saved_values if bw.used_input[index[x]]]
     saved_sym_nodes = [x for x in saved_sym_nodes if bw.used_input[index[x]]]
     saved_sym_nodes = _bind_symbols(joint_module, saved_sym_nodes, saved_values, tangents)
@@ -497,8 +515,8 @@ def _build_fast(joint_module, saved_values, saved_sym_nodes, placeholders, num_f
         *(tc.saved_for_backwards_desc(i, len(with_vc) <= i < len(saved_values))
           for i in range(n_saved)),
     ]
-    fw = _Subgraph(nodes, index, fw_inputs, fw_outputs, in_bw_only, placement)
-    fw_order = _raise_getitems(nodes, fw.body(nodes), index)
+    fw = _Subgraph(nodes, index, fw_inputs, fw_outputs, in_bw_only, placement, args_of)
+    fw_order = _raise_getitems(nodes, fw.body(nodes), index, args_of)
     fw_graph = _emit_graph(nodes, index, fw_inputs, fw_order, fw_outputs, fw_descs, backward=False)
 
     # Backward, final inputs. The inputs only shrank to the used ones (plus symbol bindings,
@@ -509,9 +527,11 @@ def _build_fast(joint_module, saved_values, saved_sym_nodes, placeholders, num_f
     old_inputs = set(bw_inputs)
     bw_inputs = [*saved_sym_nodes, *saved_values, *tangents, *bwd_seeds]
     if not old_inputs.issuperset(bw_inputs):
-        bw = _Subgraph(nodes, index, bw_inputs, bwd_outputs, in_fw_only, placement)
-    bw_order = _autograd_engine_order(nodes, index, bw.body(nodes), tangents, bwd_outputs)
-    bw_order = _raise_getitems(nodes, bw_order, index)
+        bw = _Subgraph(nodes, index, bw_inputs, bwd_outputs, in_fw_only, placement, args_of)
+    bw_order = _autograd_engine_order(
+        nodes, index, bw.body(nodes), tangents, bwd_outputs, args_of
+    )
+    bw_order = _raise_getitems(nodes, bw_order, index, args_of)
     bw_graph = _emit_graph(nodes, index, bw_inputs, bw_order, bwd_outputs, bwd_descs, backward=True)
     fw_rng = {i for i in fw_order if placement.is_rng(nodes[i])}
     rng_twice = [nodes[i] for i in bw_order if i in fw_rng]
