@@ -371,8 +371,13 @@ class Plan:
             dyn_in.append(hit[2])
         self._static_ban = static_ban
         self._dyn_ban_nodes = np.asarray(dyn_nodes, dtype=np.int64)
-        self._dyn_ban_out = np.asarray(dyn_out, dtype=np.int64)
-        self._dyn_ban_in = np.asarray(dyn_in, dtype=np.int64)
+        # Many nodes share one comparison (a masked_fill per layer): evaluate each pair once.
+        pairs = sorted(set(zip(dyn_out, dyn_in)))
+        pair_index = {pair: k for k, pair in enumerate(pairs)}
+        self._dyn_ban_out = np.asarray([o for o, _ in pairs], dtype=np.int64)
+        self._dyn_ban_in = np.asarray([i for _, i in pairs], dtype=np.int64)
+        self._dyn_ban_pair = np.asarray([pair_index[p] for p in zip(dyn_out, dyn_in)],
+                                        dtype=np.int64)
         self._program = SizeProgram.compile(exprs, self._sym_list)
         self._abs_coef = np.abs(self._program.coef).astype(np.float64)
 
@@ -391,7 +396,8 @@ class Plan:
         """bool (number of size-dependent bans,): banned at these element counts."""
         # The same float comparison policy.analyze makes (int * float <= int, inputs > 0).
         total_in = E[self._dyn_ban_in]
-        return (E[self._dyn_ban_out] * self._ratio <= total_in) & (total_in > 0)
+        banned = (E[self._dyn_ban_out] * self._ratio <= total_in) & (total_in > 0)
+        return banned[self._dyn_ban_pair]
 
     # -- weights ---------------------------------------------------------------------------------
 
@@ -1117,8 +1123,9 @@ def check_optimal_over_ranges(plan: Plan, sizes=None, *, upper: int = 1 << 16,
             for mu in monos:
                 E = coef.dot(np.array(mu, dtype=object))
                 if len(plan._dyn_ban_nodes):
-                    b = np.array([float(E[o]) * plan._ratio <= float(E[i])
+                    b = np.array([float(E[o]) * plan._ratio <= float(E[i]) and E[i] > 0
                                   for o, i in zip(plan._dyn_ban_out, plan._dyn_ban_in)])
+                    b = b[plan._dyn_ban_pair]
                     if bans is None:
                         bans = b
                     elif not np.array_equal(bans, b):
