@@ -251,3 +251,12 @@ def test_log_decision_is_a_torch_structured_trace_artifact(report):
     payload = json.loads(ours[0].payload)
     assert payload["decide_s"] == 0.25
     assert {s["name"] for s in payload["saved"]} == {s.name for s in report.saved}
+
+
+def test_explain_refuses_a_graph_that_falls_back_to_torch(captured):
+    jm = copy.deepcopy(captured.joint_module)
+    first = next(iter(jm.graph.find_nodes(op="placeholder")))
+    with jm.graph.inserting_after(first):
+        jm.graph.call_function(torch.ops.aten.relu.default, (first,))  # no meta["val"]
+    with pytest.raises(ValueError, match="falls back to PyTorch's partitioner"):
+        explain_joint(jm, num_fwd_outputs=captured.num_fwd_outputs, compare=False)

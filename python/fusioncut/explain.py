@@ -246,6 +246,7 @@ def explain_joint(joint_module: fx.GraphModule, *, num_fwd_outputs: int,
 
     if options is None:
         options = Options()
+    _check_supported(joint_module)
     jm = copy.deepcopy(joint_module)
     t0 = time.perf_counter()
     decision = decide(jm, num_fwd_outputs=num_fwd_outputs,
@@ -271,6 +272,19 @@ def explain_joint(joint_module: fx.GraphModule, *, num_fwd_outputs: int,
                 name, fn, joint_module, joint_inputs, num_fwd_outputs,
                 static_lifetime_input_indices, decision.graph))
     return report
+
+
+def _check_supported(joint_module: fx.GraphModule) -> None:
+    """A graph ``partition`` hands to torch's partitioner has no fusioncut decision to
+    explain: say so instead of explaining a decision that would never be used."""
+    import fusioncut.graph as graph_mod
+
+    check = getattr(graph_mod, "unsupported_construct", None)
+    reason = check(joint_module) if check is not None else None
+    if reason is not None:
+        raise ValueError(f"explain: fusioncut.partition falls back to PyTorch's partitioner "
+                         f"for this graph ({reason}); there is no fusioncut decision to "
+                         f"explain")
 
 
 def _run_method(name, fn, joint_module, joint_inputs, num_fwd_outputs, static, graph):
