@@ -51,6 +51,15 @@ def test_min_cut_bad_capacities():
            fusioncut.min_cut, 4, SRC, DST, [1, 1, INF + 1], 0, 3)
 
 
+def test_python_ints_beyond_int64_are_range_errors():
+    raises(ValueError, f"min_cut: capacity[1] = {2**70} is out of range [0, 2**62]",
+           fusioncut.min_cut, 4, SRC, DST, [1, 2**70, 1], 0, 3)
+    raises(IndexError, f"min_cut: dst[0] = {2**64} is out of range [0, 4)",
+           fusioncut.min_cut, 4, SRC, [2**64, 2, 3], CAP, 0, 3)
+    raises(TypeError, "min_cut: capacity must be an integer array, got str 'x' at index 2",
+           fusioncut.min_cut, 4, SRC, DST, np.array([1, 2, "x"], dtype=object), 0, 3)
+
+
 def test_min_cut_lengths_dtypes_shapes():
     raises(ValueError, "min_cut: dst has length 2 but src has length 3",
            fusioncut.min_cut, 4, SRC, [1, 2], CAP, 0, 3)

@@ -90,11 +90,28 @@ def _first(mask: np.ndarray) -> int:
     return int(np.flatnonzero(mask)[0])
 
 
+def _require_integers(function: str, name: str, array: np.ndarray) -> np.ndarray:
+    """Checks that an object array (what numpy makes of Python ints beyond int64) holds only
+    integers; raises TypeError naming the first entry that is not."""
+    for i, x in enumerate(array.tolist()):
+        if isinstance(x, bool) or not isinstance(x, int):
+            raise TypeError(
+                f"{function}: {name} must be an integer array, got {type(x).__name__} "
+                f"{x!r} at index {i}"
+            )
+    return array
+
+
 def _index_array(function: str, name: str, value: Any, end: int) -> np.ndarray:
     """An int64 copy (or view) of an index array whose entries lie in [0, end)."""
     array = _one_dimensional(function, name, value)
     if array.size == 0:
         return _EMPTY
+    if array.dtype == object:
+        _require_integers(function, name, array)
+        for i, x in enumerate(array.tolist()):
+            if not 0 <= x < end:
+                raise IndexError(f"{function}: {name}[{i}] = {x} is out of range [0, {end})")
     if array.dtype.kind not in "iu":
         raise TypeError(f"{function}: {name} must be an integer array, got dtype {array.dtype}")
     low, high = array.min(), array.max()
@@ -111,6 +128,15 @@ def _capacity_array(function: str, name: str, value: Any) -> np.ndarray:
     array = _one_dimensional(function, name, value)
     if array.size == 0:
         return _EMPTY
+    if array.dtype == object:
+        _require_integers(function, name, array)
+        for i, x in enumerate(array.tolist()):
+            if not 0 <= x <= INF:
+                raise ValueError(
+                    f"{function}: {name}[{i}] = {x} is out of range [0, 2**62] "
+                    f"(2**62 = fusioncut.INF: never cut)"
+                )
+        array = array.astype(np.int64)
     kind = array.dtype.kind
     if kind in "iu":
         low, high = array.min(), array.max()
