@@ -27,7 +27,7 @@ saving costs is ``cost.py``. The sizes of a node are ``value_size(val)``, a func
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 import torch
@@ -125,6 +125,8 @@ class JointGraph:
     num_fwd_outputs: int
     unsupported: str | None = None
     """The first construct fusioncut does not partition itself (see ``unsupported_construct``)."""
+    annotated: list[int] = field(default_factory=list)
+    """Nodes with a ``meta["recompute"]`` annotation, ascending."""
 
     @property
     def num_nodes(self) -> int:
@@ -186,6 +188,8 @@ class JointGraph:
         codes = _op_codes
         itemsizes: dict[object, int] = {}
         unsupported: str | None = None
+        annotated: list[int] = []
+        partitioner_tags: dict[int, object] = {}
         for i, node in enumerate(nodes):
             op = node.op
             target = node.target
@@ -225,6 +229,10 @@ class JointGraph:
                 unsupported = f"node {node.name} without meta['val'] ({op_name(target)})"
             if ("memory_budget" in meta or "custom" in meta) and unsupported is None:
                 unsupported = _memory_budget(node)
+            if "recompute" in meta:
+                annotated.append(i)
+            if "partitioner_tag" in meta:
+                partitioner_tags[i] = meta["partitioner_tag"]
             ins = [index[x] for x in node.all_input_nodes]
             inputs.append(ins)
             if ins:
@@ -253,7 +261,7 @@ class JointGraph:
         kind_arr = np.asarray(kind, dtype=np.int8)
         symbolic = np.zeros(n, dtype=bool)
         symbolic[symbolic_idx] = True
-        role = _roles(nodes, kind, inputs, fwd_output, bwd_output)
+        role = _roles(nodes, kind, inputs, fwd_output, bwd_output, partitioner_tags)
         return cls(
             gm=gm, nodes=nodes, index=index, kind=kind_arr, role=role,
             value=np.asarray(value, dtype=np.int8), numel=np.asarray(numel, dtype=np.int64),
@@ -262,6 +270,7 @@ class JointGraph:
             first_input=np.asarray(first_input, dtype=np.int64), fwd_output=fwd_output,
             bwd_output=bwd_output, edge_src=edge_src, edge_dst=edge_dst, user_ptr=user_ptr,
             inputs=inputs, num_fwd_outputs=num_fwd_outputs, unsupported=unsupported,
+            annotated=annotated,
         )
 
 
@@ -312,7 +321,7 @@ def _flatten(args):
             yield a
 
 
-def _roles(nodes, kind, inputs, fwd_output, bwd_output) -> np.ndarray:
+def _roles(nodes, kind, inputs, fwd_output, bwd_output, partitioner_tags) -> np.ndarray:
     """Forward pass: the tangent closure. Reverse pass: what the forward outputs need, and
     what any output or effect needs (the rest is dead)."""
     n = len(nodes)
@@ -335,8 +344,7 @@ def _roles(nodes, kind, inputs, fwd_output, bwd_output) -> np.ndarray:
             role[i] = constant
             is_input[i] = True
             continue
-        meta = node.meta
-        tag = meta.get("partitioner_tag") if "partitioner_tag" in meta else None
+        tag = partitioner_tags.get(i)
         if k == effectful:
             live[i] = True
         if tag is not None or k == mutating:

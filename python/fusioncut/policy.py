@@ -24,6 +24,8 @@ for the reduction ban, which compares element counts (size hints under dynamic s
 from __future__ import annotations
 
 import enum
+import itertools
+import operator
 from dataclasses import dataclass
 
 import numpy as np
@@ -78,15 +80,18 @@ class Policy:
     replays_rng: bool  # an annotated random op is recomputed: the emitter must replay its RNG
 
     def banned_mask(self) -> np.ndarray:
-        return np.fromiter((r is not None for r in self.ban), dtype=bool, count=len(self.ban))
+        return _not_none(self.ban)
 
     def recompute_mask(self) -> np.ndarray:
-        return np.fromiter((r is not None for r in self.recompute), dtype=bool,
-                           count=len(self.recompute))
+        return _not_none(self.recompute)
 
     def unsaveable_mask(self) -> np.ndarray:
-        return np.fromiter((r is not None for r in self.unsaveable), dtype=bool,
-                           count=len(self.unsaveable))
+        return _not_none(self.unsaveable)
+
+
+def _not_none(reasons: list) -> np.ndarray:
+    return np.fromiter(map(operator.is_not, reasons, itertools.repeat(None)), dtype=bool,
+                       count=len(reasons))
 
 
 def effective_annotations(graph: JointGraph) -> list[tuple[object, str] | None]:
@@ -98,8 +103,9 @@ def effective_annotations(graph: JointGraph) -> list[tuple[object, str] | None]:
     """
     nodes = graph.nodes
     out: list[tuple[object, str] | None] = [None] * len(nodes)
-    for i, node in enumerate(nodes):
-        tag = node.meta.get("recompute")
+    for i in graph.annotated:
+        node = nodes[i]
+        tag = node.meta["recompute"]
         if tag is None:
             continue
         why = f"{tag.name} (node.meta['recompute'])"
@@ -160,9 +166,11 @@ def analyze(graph: JointGraph, options: Options) -> Policy:
     soft_recompute = np.zeros(n, dtype=bool)
     replays_rng = False
 
-    for i in np.flatnonzero((value != Value.TENSOR) & (value != Value.SYMINT)).tolist():
-        unsaveable[i] = Reason(ReasonKind.NOT_SAVEABLE, _VALUE_NAMES.get(Value(int(value[i])),
-                                                                          "value"))
+    # Reasons are immutable: one shared instance per value kind.
+    by_value = {int(v): Reason(ReasonKind.NOT_SAVEABLE, name) for v, name in _VALUE_NAMES.items()}
+    unsaveable_idx = np.flatnonzero((value != Value.TENSOR) & (value != Value.SYMINT))
+    for i, v in zip(unsaveable_idx.tolist(), value[unsaveable_idx].tolist()):
+        unsaveable[i] = by_value[v]
     for i in np.flatnonzero((role == Role.PRIMAL) | (role == Role.FWD_SEED)).tolist():
         ban[i] = Reason(ReasonKind.INPUT, nodes[i].name)
 
@@ -206,9 +214,12 @@ def analyze(graph: JointGraph, options: Options) -> Policy:
 
     consider = np.flatnonzero(heuristic | hard).tolist()
     consider = sorted(set(consider) | {i for i in tags if candidate[i]})
-    for i in consider:
+    # Python lists: indexing numpy arrays element by element is slow.
+    hard, not_fusible, small, blocker = (
+        a[consider].tolist() for a in (hard, not_fusible, small, blocker))
+    for pos, i in enumerate(consider):
         tag = tags.get(i)
-        if hard[i]:
+        if hard[pos]:
             ban[i] = _op_reason(graph, i)
             continue
         if tag in _RECOMPUTE_TAGS and override:
@@ -217,15 +228,15 @@ def analyze(graph: JointGraph, options: Options) -> Policy:
             ban[i] = Reason(ReasonKind.ANNOTATION, annotations[i][1])
             continue
         reason = _op_reason(graph, i)
-        if reason is None and not_fusible[i]:
+        if reason is None and not_fusible[pos]:
             reason = Reason(ReasonKind.NOT_FUSIBLE, graph.op_name(i))
-        if reason is None and small[i]:
+        if reason is None and small[pos]:
             reason = Reason(
                 ReasonKind.REDUCTION,
                 f"{graph.op_name(i)} output has {int(graph.numel[i])} elements, its inputs "
                 f"{int(total_in[i])} ({ratio:g}x or more smaller)")
-        if reason is None and blocker[i] >= 0:
-            b = int(blocker[i])
+        if reason is None and blocker[pos] >= 0:
+            b = blocker[pos]
             reason = Reason(ReasonKind.MATERIALIZED_IN_BACKWARD,
                             f"by {graph.op_name(b)} ({nodes[b].name})")
         if reason is None and tag == CheckpointPolicy.PREFER_SAVE:
@@ -254,12 +265,18 @@ _REASON_OF_KIND = {
 }
 
 
+_op_reasons: dict[object, Reason | None] = {}
+
+
 def _op_reason(graph: JointGraph, i: int) -> Reason | None:
     """The ban an op carries by its kind alone (compute-intensive, random, ...), or None."""
-    reason_kind = _REASON_OF_KIND.get(int(graph.kind[i]))
-    if reason_kind is None:
-        return None
-    return Reason(reason_kind, op_name(graph.nodes[i].target))
+    target = graph.nodes[i].target
+    reason = _op_reasons.get(target, _op_reasons)
+    if reason is _op_reasons:
+        reason_kind = _REASON_OF_KIND.get(int(graph.kind[i]))
+        reason = None if reason_kind is None else Reason(reason_kind, op_name(target))
+        _op_reasons[target] = reason
+    return reason
 
 
 def _backward_blockers(graph: JointGraph) -> np.ndarray:
