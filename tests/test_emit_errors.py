@@ -51,3 +51,30 @@ def test_describe_node_names_op_and_node(dropout_joint):
     graph = dropout_joint.joint_module.graph
     node = next(n for n in graph.nodes if n.op == "call_function" and "addmm" in n.name)
     assert describe_node("op", node) == f"op torch.ops.aten.addmm.default (node {node.name!r})"
+
+
+def test_emit_reports_a_saved_set_that_does_not_split_the_graph(dropout_joint):
+    """Nothing saved, but the backward needs forward values: a clear EmitError."""
+    cap = dropout_joint
+    with pytest.raises(emit.EmitError, match="does not split this joint graph"):
+        emit.build_modules(cap.joint_module, [], [], num_fwd_outputs=cap.num_fwd_outputs)
+
+
+def test_emit_copies_keep_node_meta(dropout_joint):
+    cap = dropout_joint
+    joint = {n.name: n for n in cap.joint_module.graph.nodes}
+    from _partitioners import RULES
+
+    saved, syms = RULES["save_all"](cap.joint_module, cap.joint_inputs, cap.num_fwd_outputs)
+    fw, bw = emit.build_modules(
+        cap.joint_module, saved, syms, num_fwd_outputs=cap.num_fwd_outputs
+    )
+    for gm in (fw, bw):
+        for node in gm.graph.nodes:
+            if node.op in ("call_function", "placeholder"):
+                original = joint[node.name]
+                assert node.meta.get("val") is original.meta.get("val")
+                assert node.meta is not original.meta  # the joint graph stays untouched
+        for node in gm.graph.nodes:  # the find_nodes index knows every copied node
+            if node.op == "call_function":
+                assert node in gm.graph.find_nodes(op="call_function", target=node.target)
