@@ -141,6 +141,14 @@ def quadratic_plan():
     return p, _symbol_with_hint(p, 50)
 
 
+def strided(x, y):
+    """`crossing` on every other row: sizes hold FloorDiv(s + 1, 2), not a polynomial in s;
+    the crossing moves to 32 h < 4 h + 4 K with h = ceil(s / 2), i.e. up to s = 170."""
+    r = x[::2].sum(1)
+    z = r.unsqueeze(1) + y.narrow(0, 0, 4).unsqueeze(0)
+    return torch.exp(z).sum()
+
+
 @pytest.fixture(scope="module")
 def crossing_plan():
     gm, ji, nf = capture(crossing, crossing_args(50))
@@ -328,6 +336,23 @@ def test_breakpoints_attention_equal_brute_force(attention_plan):
         assert got == _brute_force(p, ssym, 2, 300, fixed={bsym: b})
 
 
+def test_breakpoints_non_polynomial_sizes():
+    gm, ji, nf = capture(strided, crossing_args(51))
+    p = dynamic.plan(gm, ji, num_fwd_outputs=nf)
+    sym = _symbol_with_hint(p, 51)
+    assert p._program.depends_nonpolynomially(list(p.symbols).index(sym))
+    lo = p.symbols[sym].lo  # x[::2] guards s >= 3
+    got = [(a, b, d.key()) for a, b, d in p.breakpoints(sym, lo, 1000)]
+    assert [(a, b) for a, b, _ in got] == [(lo, 170), (171, 1000)]
+    assert got == _brute_force(p, sym, lo, 1000)
+    for s, has_exp in ((170, True), (171, False)):
+        sgm, ref = static_decision(strided, crossing_args(s))
+        assert ("exp" in [n.name for n in ref.saved_nodes]) == has_exp
+        mine = p.solve(_at(p, **{sym: s}))
+        assert saved_tensor_keys(p.graph.gm, mine.saved) == saved_tensor_keys(
+            sgm, [n.name for n in ref.saved_nodes])
+
+
 @settings(max_examples=25, deadline=None)
 @given(lo=st.integers(2, 400), width=st.integers(0, 2000))
 def test_breakpoints_cover_the_range_contiguously(crossing_plan, lo, width):
@@ -356,6 +381,16 @@ def test_check_optimal_over_ranges(crossing_plan):
     box[sym] = (2, 80)
     report = dynamic.check_optimal_over_ranges(p, _at(p, **{sym: 10}), box=box)
     assert report.optimal is True
+
+
+def test_check_optimal_over_ranges_two_symbols(attention_plan):
+    """Batch and sequence length both range over [2, 4096]: quadratic in the sequence, the
+    certificate solves the 2 x 3 tensor-product control points."""
+    p = attention_plan
+    box = {name: (2, 4096) for name in p.symbols}
+    report = dynamic.check_optimal_over_ranges(p, box=box)
+    assert report.optimal is True, report.detail
+    assert report.box == box
 
 
 # --- errors -------------------------------------------------------------------------------------
