@@ -187,3 +187,42 @@ def test_integration_effect_tokens(kind, capfd):
     ref = f(x, w)
     ref.backward()
     _assert_same((ref.detach(), x.grad, w.grad), got)
+
+
+@pytest.mark.parametrize("kind", ["torch_choice", "fusioncut"])
+def test_integration_checkpointed_dropout_replays_the_mask(kind):
+    """torch.utils.checkpoint tags the dropout must_recompute: the backward redraws the same
+    mask from the saved RNG state (functionalized by emission)."""
+    import torch.utils.checkpoint as checkpoint
+    from torch._dynamo.backends.common import aot_autograd
+
+    def f(x, w):
+        def body(x):
+            return torch.nn.functional.dropout(torch.sin(x @ w), 0.5, training=True).cos()
+
+        return checkpoint.checkpoint(body, x, use_reentrant=False).sum()
+
+    torch.manual_seed(0)
+    x = torch.randn(4, 4, requires_grad=True)
+    w = torch.randn(4, 4, requires_grad=True)
+    graphs = []
+
+    def partition_fn(*args, **kwargs):
+        fw, bw = _partitioner(kind)(*args, **kwargs)
+        graphs.append(bw)
+        return fw, bw
+
+    backend = aot_autograd(fw_compiler=nop, bw_compiler=nop, partition_fn=partition_fn)
+    torch._dynamo.reset()
+    torch.manual_seed(7)
+    out = torch.compile(f, backend=backend)(x, w)
+    out.backward()
+    got = (out.detach(), x.grad.clone(), w.grad.clone())
+    x.grad = w.grad = None
+    torch.manual_seed(7)
+    ref = f(x, w)
+    ref.backward()
+    _assert_same((ref.detach(), x.grad, w.grad), got)
+    # The dropout really was recomputed in the backward, from the forward's RNG state.
+    targets = {str(n.target) for n in graphs[0].graph.nodes if n.op == "call_function"}
+    assert any("run_with_rng_state" in t for t in targets), targets
