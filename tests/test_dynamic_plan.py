@@ -482,3 +482,23 @@ def test_partition_for_sizes_runs_at_other_sizes():
     # Saving r and y is not optimal below s = 86: the report says so, with a counterexample.
     (report,) = reports
     assert report.optimal is False and report.counterexample is not None
+
+
+def test_plan_of_a_static_graph():
+    gm, ji, nf = capture(crossing, crossing_args(50), dynamic_shapes=False)
+    p = dynamic.plan(gm, ji, num_fwd_outputs=nf)
+    assert p.symbols == {}
+    assert p.solve().saved == p.solve({}).saved == ["exp"]
+    with pytest.raises(dynamic.SizeError, match="unknown size symbol 's0'.*none"):
+        p.solve({"s0": 3})
+
+
+def test_huge_sizes_take_cost_py_coarsened_path(crossing_plan):
+    p, sym = crossing_plan
+    sizes = _at(p, **{sym: 10**17})
+    d = p.solve(sizes)  # bytes x tie-break scale > 2**62: cost.weights verbatim
+    w = p.weights(sizes)
+    assert d.cut_value == int(sum(int(x) for x in w[d.saved_index]))
+    assert "primals_2" in d.saved and "exp" not in d.saved
+    with pytest.raises(OverflowError):
+        p.solve(_at(p, **{sym: 10**19}))

@@ -161,6 +161,8 @@ class Plan:
     SymInt nodes, which the dynamic graph has and a static one does not; each costs
     ``Options.symint_bytes``). ``partition(sizes)`` emits the (still symbolic) forward and
     backward modules. ``breakpoints`` sweeps one symbol.
+
+    A Plan re-solves one ``NodeCutGraph`` in place: do not share it between threads.
     """
 
     def __init__(self, reference: Any, options: Options,
@@ -441,10 +443,7 @@ class Plan:
     def weights(self, sizes) -> np.ndarray:
         """int64 (n,) node weights at ``sizes``: exactly ``cost.weights`` of the joint graph
         with those sizes (the min-cut capacities, tie-break included)."""
-        values = self._values(sizes, "Plan.weights")
-        nbytes = self._numel_at(values) * self.graph.itemsize
-        return _cost.weights(self.graph, self.policy, self.options, nbytes=nbytes,
-                             static_input_nodes=self._static)
+        return self._full_weights(self._values(sizes, "Plan.weights"))
 
     def _numel_at(self, values) -> np.ndarray:
         E = self._evaluate(values)
@@ -509,6 +508,7 @@ class Plan:
         self._dyn_mi = (m * itemsize)[dyn]
         self._dyn_h = (c * self._scale + tie)[dyn]
         self._dyn_c = c[dyn]
+        self._E_limit = INF // (2 * max(1, int(self._dyn_mi.max()) if dyn.any() else 1))
         self._const_max_cost = int(const_cost[finite & ~dyn].max()) if (finite & ~dyn).any() else 0
         self._aux_slice = slice(r, r + nd)
 
@@ -523,13 +523,19 @@ class Plan:
                 f"{mine.saved} vs {[self.graph.nodes[i].name for i in reference.saved]}")
 
     def _full_weights(self, values) -> np.ndarray:
-        nbytes = self._numel_at(values) * self.graph.itemsize
+        numel = self._numel_at(values)
+        if (numel.astype(np.float64) * self.graph.itemsize).max(initial=0) >= 2.0 ** 62:
+            raise OverflowError(f"sizes {dict(zip(self.symbols, values))} give tensors of "
+                                f"2**62 bytes or more")
+        nbytes = numel * self.graph.itemsize
         return _cost.weights(self.graph, self.policy, self.options, nbytes=nbytes,
                              static_input_nodes=self._static)
 
     def _network_weights(self, E: np.ndarray) -> np.ndarray | None:
         """int64 weights of the reduced network at element counts ``E``; None when the sizes
         are so large that cost.py coarsens its tie-break (the caller takes the slow path)."""
+        if len(self._dyn_eid) and int(E.max()) > self._E_limit:
+            return None  # bytes_dyn below could overflow int64
         bytes_dyn = self._dyn_mi * E[self._dyn_eid]
         if len(bytes_dyn):
             top = int((bytes_dyn + self._dyn_c).max())
