@@ -51,7 +51,6 @@ class BoykovKolmogorov {
     orphans_.clear();
     queue_head_ = queue_tail_ = kNoVertex;
     time_ = 1;
-    flow_ = 0;
 
     for (VertexId v = 0; v < n_; ++v) {
       if (role[v] == kSourceSet || role[v] == kSinkSet) {
@@ -69,9 +68,6 @@ class BoykovKolmogorov {
       grow_from(v);
     }
   }
-
-  // Sum of the augmentations, for the self-check.
-  WideInt flow() const { return flow_; }
 
  private:
   static constexpr uint8_t kFree = 0, kTreeS = 1, kTreeT = 2;
@@ -160,7 +156,6 @@ class BoykovKolmogorov {
       if ((residual_[up] -= bottleneck) == 0) make_orphan(x);
       x = parent;
     }
-    flow_ += static_cast<WideInt>(bottleneck);
     ++time_;
     adopt_orphans();
   }
@@ -237,8 +232,7 @@ class BoykovKolmogorov {
   std::vector<int32_t> dist_;         // invariant 4
   std::vector<VertexId> orphans_;     // orphan queue of the current adoption stage
   VertexId queue_head_ = kNoVertex, queue_tail_ = kNoVertex;
-  int64_t time_ = 0;
-  WideInt flow_ = 0;
+  int64_t time_ = 0;                  // augmentations so far (+1): the current stamp
 };
 
 }  // namespace fusioncut

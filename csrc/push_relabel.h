@@ -40,7 +40,6 @@ class PushRelabel {
  public:
   // Runs the first phase on `residual` (modified in place) for the roles of Reductions.
   void run(const ResidualGraph& g, Cap* residual, const uint8_t* role) {
-    graph_ = &g;
     residual_ = residual;
     role_ = role;
     n_ = g.num_vertices();
@@ -87,9 +86,6 @@ class PushRelabel {
       }
     }
   }
-
-  // Flow into the sink set, for the self-check.
-  const std::vector<Cap>& excess() const { return excess_; }
 
  private:
   static constexpr int64_t kAlpha = 6;                // global relabel: work per vertex
@@ -213,7 +209,6 @@ class PushRelabel {
     if (max_active_ > max_label_) max_active_ = max_label_;
   }
 
-  const ResidualGraph* graph_ = nullptr;
   Cap* residual_ = nullptr;
   const uint8_t* role_ = nullptr;
   VertexId n_ = 0;
