@@ -58,6 +58,8 @@ def test_python_ints_beyond_int64_are_range_errors():
            fusioncut.min_cut, 4, SRC, [2**64, 2, 3], CAP, 0, 3)
     raises(TypeError, "min_cut: capacity must be an integer array, got str 'x' at index 2",
            fusioncut.min_cut, 4, SRC, DST, np.array([1, 2, "x"], dtype=object), 0, 3)
+    as_objects = [np.array(x, dtype=object) for x in (SRC, DST, CAP)]
+    assert fusioncut.min_cut(4, *as_objects, 0, 3).value == 5
 
 
 def test_min_cut_lengths_dtypes_shapes():

@@ -90,7 +90,7 @@ def _first(mask: np.ndarray) -> int:
     return int(np.flatnonzero(mask)[0])
 
 
-def _require_integers(function: str, name: str, array: np.ndarray) -> np.ndarray:
+def _require_integers(function: str, name: str, array: np.ndarray) -> None:
     """Checks that an object array (what numpy makes of Python ints beyond int64) holds only
     integers; raises TypeError naming the first entry that is not."""
     for i, x in enumerate(array.tolist()):
@@ -99,7 +99,6 @@ def _require_integers(function: str, name: str, array: np.ndarray) -> np.ndarray
                 f"{function}: {name} must be an integer array, got {type(x).__name__} "
                 f"{x!r} at index {i}"
             )
-    return array
 
 
 def _index_array(function: str, name: str, value: Any, end: int) -> np.ndarray:
@@ -112,6 +111,7 @@ def _index_array(function: str, name: str, value: Any, end: int) -> np.ndarray:
         for i, x in enumerate(array.tolist()):
             if not 0 <= x < end:
                 raise IndexError(f"{function}: {name}[{i}] = {x} is out of range [0, {end})")
+        array = array.astype(np.int64)
     if array.dtype.kind not in "iu":
         raise TypeError(f"{function}: {name} must be an integer array, got dtype {array.dtype}")
     low, high = array.min(), array.max()
