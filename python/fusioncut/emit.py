@@ -11,17 +11,23 @@ graph-safe RNG threading through ``invoke_subgraph``):
         -> (*bwd_outputs)
 
 It builds each output graph ONCE. torch copies the joint graph four times, then reorders and
-regenerates Python code for each copy; here one forward walk over the joint graph decides which
-nodes are computable from a graph's inputs (``_valid``), one reverse walk decides which are
-needed (``_live``, the same answer as ``Graph.eliminate_dead_code``), the backward's emission
-order (autograd-engine order, getitems right after their producer) is computed on node lists,
-and then every kept node is ``node_copy``-ed into a fresh ``fx.Graph`` in that order. The
-GraphModules are ``_LazyGraphModule``s: their Python code is generated only if somebody calls
-or prints them (Inductor compiles from the graph and never does).
+regenerates Python code for each copy; here (``_Subgraph``) one forward walk over the joint
+graph decides which nodes are computable from a graph's inputs (``valid``), one reverse walk
+decides which are needed (``live``: the same answer as ``Graph.eliminate_dead_code``), the
+backward's emission order (autograd-engine order, getitems right after their producer) is
+computed on index lists, and then every kept node is copied into a fresh ``fx.Graph`` in that
+order. The GraphModules are ``_LazyGraphModule``s: their Python code is generated only if
+somebody calls or prints them (Inductor compiles from the graph and never does). The cyclic
+garbage collector is paused while building (it otherwise traverses torch's whole heap many
+times over).
 
-    joint nodes (topological)   ──valid/live walks──>  keep[i]  ──order──>  fx.Graph.node_copy
-         │                                                                       │
-         └── placeholders: the inputs, in the convention order ──────────────────┘
+    joint nodes (topological)   ──valid/live walks──>  kept indices  ──order──>  node copies
+         │                                                                          │
+         └── placeholders: the inputs, in the convention order ─────────────────────┘
+
+The result equals torch's node for node (names, order, targets, meta) except for one
+cosmetic case: a getitem of a *placeholder* stays where it is; torch moves it between the
+placeholders.
 
 Rare constructs this fast path does not model (collectives, opaque objects, BackwardState,
 activation quantization/offloading, forward outputs that alias a backward-only mutation) are
