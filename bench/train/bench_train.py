@@ -54,6 +54,7 @@ import json
 import math
 import os
 import platform
+import resource
 import statistics
 import sys
 import time
@@ -568,9 +569,23 @@ def environment(opts: RunOptions, args) -> dict:
     }
 
 
+def warm_up_compiler(device: torch.device) -> float:
+    """Compiles and runs a trivial training step once, so that one-time costs (imports, the
+    C++ toolchain probe, precompiled headers, Triton's first launch) are not charged to the
+    first configuration's compile time. Returns the seconds it took."""
+    t0 = time.perf_counter()
+    with compile_context(None):
+        x = torch.randn(64, device=device, requires_grad=True)
+        torch.compile(lambda t: (t * 2).sin(), backend="inductor", dynamic=False)(x).sum().backward()
+    _sync(device)
+    return time.perf_counter() - t0
+
+
 def run_suite(models, configs, opts: RunOptions, seed: int = 0, log=print) -> list[dict]:
     rows = []
     fc_reason = fusioncut_unavailable_reason()
+    if any(c != "eager" for c in configs):
+        log(f"compiler warm-up {warm_up_compiler(opts.device):.1f} s (not charged to any config)")
     for name in models:
         workload = WORKLOADS[name]
         case, ref = build_case(workload, opts, seed)
@@ -788,10 +803,13 @@ def main(argv=None) -> int:
     else:
         rows = run_suite(args.models, args.configs, opts, seed=args.seed)
     meta["total_s"] = time.perf_counter() - t0
+    usage = [resource.getrusage(who) for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN)]
+    meta["total_cpu_s"] = sum(u.ru_utime + u.ru_stime for u in usage)  # incl. compiler processes
+    meta["load_avg_end"] = os.getloadavg()
     md = table(rows, meta)
     print()
     print(md)
-    print(f"\ntotal {meta['total_s']:.0f} s")
+    print(f"\ntotal {meta['total_s']:.0f} s wall, {meta['total_cpu_s']:.0f} s CPU, load {meta['load_avg_end'][0]:.1f}")
     if args.json:
         with open(args.json, "w") as f:
             json.dump({"meta": meta, "results": rows}, f, indent=1, default=str)
