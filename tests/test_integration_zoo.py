@@ -226,3 +226,27 @@ def test_integration_checkpointed_dropout_replays_the_mask(kind):
     # The dropout really was recomputed in the backward, from the forward's RNG state.
     targets = {str(n.target) for n in graphs[0].graph.nodes if n.op == "call_function"}
     assert any("run_with_rng_state" in t for t in targets), targets
+
+
+@pytest.mark.parametrize("kind", ["torch_choice", "fusioncut"])
+def test_integration_aot_function_views_and_non_differentiable_outputs(kind):
+    from functorch.compile import aot_function
+
+    def f(x, w, mask):
+        y = torch.tanh(x @ w)
+        z = y.t()  # a view output
+        return y, z, (y > 0).sum(), y.detach().argmax(), (y * mask).mean()
+
+    torch.manual_seed(0)
+    args = (torch.randn(3, 4, requires_grad=True), torch.randn(4, 4, requires_grad=True),
+            torch.rand(3, 4))
+    compiled = aot_function(f, fw_compiler=_boxed_nop, bw_compiler=_boxed_nop,
+                            partition_fn=_partitioner(kind))
+
+    def run(fn):
+        xs = [a.detach().clone().requires_grad_(a.requires_grad) for a in args]
+        outs = fn(*xs)
+        _loss(outs).backward()
+        return outs, [a.grad for a in xs]
+
+    _assert_same(run(f), run(compiled))
