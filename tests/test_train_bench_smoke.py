@@ -7,6 +7,7 @@ plot read.
 """
 
 import importlib
+import importlib.util
 import json
 import sys
 from pathlib import Path
@@ -66,7 +67,8 @@ def test_train_bench_compiled_config_matches_eager_and_reports_fields(report):
         assert row["saved_bytes"] > 0
     assert _row(data, compiled)["compile_s"] > 0
     assert _row(data, "eager")["compile_s"] is None
-    assert png.stat().st_size > 0
+    if importlib.util.find_spec("matplotlib") is not None:
+        assert png.stat().st_size > 0
     assert rc == 0
 
 

@@ -747,6 +747,17 @@ def plot(rows, meta, path):
     plt.close(fig)
 
 
+def _plot_or_say_why(rows, meta, path) -> bool:
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        print(f"bench_train.py: matplotlib is not installed; no plot written to {path} "
+              "(pip install matplotlib)", file=sys.stderr)
+        return False
+    plot(rows, meta, path)
+    return True
+
+
 # --- CLI -------------------------------------------------------------------------------------
 
 
@@ -786,7 +797,7 @@ def main(argv=None) -> int:
             with open(args.table, "w") as f:
                 f.write(md + "\n")
         if args.plot:
-            plot(data["results"], data["meta"], args.plot)
+            _plot_or_say_why(data["results"], data["meta"], args.plot)
         return 0
     if args.device == "cuda" and not torch.cuda.is_available():
         print("bench_train.py: --device cuda, but torch.cuda.is_available() is False "
@@ -834,7 +845,7 @@ def main(argv=None) -> int:
         with open(args.table, "w") as f:
             f.write(md + "\n")
     if args.plot:
-        plot(rows, meta, args.plot)
+        _plot_or_say_why(rows, meta, args.plot)
     bad = [r for r in rows if r["status"] == "ok" and not r["grad_ok"]]
     for r in bad:
         print(f"GRADIENT MISMATCH: {r['model']} {r['config']} err {r['grad_err']:.2e}", file=sys.stderr)
