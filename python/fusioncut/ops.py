@@ -83,6 +83,7 @@ EXTRA_POINTWISE_NAMES = frozenset({
     "tril", "triu", "index", "gather", "embedding", "constant_pad_nd", "masked_fill",
     "convert_element_type", "broadcast_in_dim", "_unsafe_index", "index_select",
     "fill", "where", "select_scatter", "slice_scatter",
+    "_low_memory_max_pool_offsets_to_indices",
 })
 
 # Ops that do not alias by schema but are free reshapes Inductor treats like views.
@@ -91,8 +92,11 @@ EXTRA_VIEW_NAMES = frozenset({"_unsafe_view", "reshape", "view_of"})
 # Fused normalisations Inductor lowers as reductions (persistent or looped).
 EXTRA_REDUCTION_NAMES = frozenset({
     "_softmax", "_log_softmax", "_softmax_backward_data", "_log_softmax_backward_data",
-    "softmax", "log_softmax",
+    "softmax", "log_softmax", "sum", "xor_sum", "prod", "prepare_softmax_online",
 })
+
+# Random ops of Inductor's RNG lowering that carry no ``nondeterministic_seeded`` tag.
+EXTRA_RANDOM_NAMES = frozenset({"inductor_random", "inductor_randint"})
 
 COLLECTIVE_NAMESPACES = frozenset({"_c10d_functional", "c10d_functional",
                                    "_c10d_functional_autograd", "_dtensor"})
@@ -169,7 +173,7 @@ def _classify_target(target: object) -> OpKind:
         return OpKind.MUTATING
     if len(schema.returns) == 0:
         return OpKind.EFFECTFUL  # asserts, prints: run for their effect
-    if torch.Tag.nondeterministic_seeded in tags:
+    if torch.Tag.nondeterministic_seeded in tags or name in EXTRA_RANDOM_NAMES:
         return OpKind.RANDOM
     if name.startswith("sym_") and namespace == "aten":
         return OpKind.SYMBOLIC  # aten.sym_size / sym_numel / sym_stride
