@@ -859,7 +859,9 @@ class _Sweep:
         prog = plan._program
         self.exact = not prog.depends_nonpolynomially(k)
         self.degree = prog.degree(k) if self.exact else 1
-        self._real: dict[int, tuple[tuple, int, np.ndarray]] = {}
+        self._real: dict[int, tuple[bytes, int, np.ndarray]] = {}
+        self._cuts: dict[bytes, np.ndarray] = {}
+        self._r = len(plan._net.keep)
         self._virtual: dict[tuple, bool] = {}
         if self.exact:
             self._build_polynomials()
@@ -935,7 +937,7 @@ class _Sweep:
         bounds = [lo] + cuts + [hi + 1]
         return [(bounds[j], bounds[j + 1] - 1) for j in range(len(bounds) - 1)]
 
-    def real(self, t: int) -> tuple[tuple, int, np.ndarray]:
+    def real(self, t: int) -> tuple[bytes, int, np.ndarray]:
         """(cut key, min value, weights) at t."""
         hit = self._real.get(t)
         if hit is not None:
@@ -948,15 +950,20 @@ class _Sweep:
                                 f"are too large for the exact tie-break (cost.py coarsens it)")
         value, cut_nodes, _, _, _ = p._core.solve(w, p.options.algorithm, False,
                                                   "Plan.breakpoints")
-        r = len(p._net.keep)
-        key = tuple(int(x) for x in cut_nodes if x < r)
+        key = self._key(cut_nodes)
         hit = (key, int(value), w)
         self._real[t] = hit
         return hit
 
-    def value(self, key: tuple, t: int) -> int:
-        w = self.real_weights(t)
-        return int(w[list(key)].sum()) if key else 0
+    def _key(self, cut_nodes: np.ndarray) -> bytes:
+        """A hashable cut: the bytes of its kept-node indices (auxiliary nodes dropped)."""
+        arr = np.ascontiguousarray(cut_nodes[cut_nodes < self._r], dtype=np.int64)
+        key = arr.tobytes()
+        self._cuts.setdefault(key, arr)
+        return key
+
+    def value(self, key: bytes, t: int) -> int:
+        return int(self.real_weights(t)[self._cuts[key]].sum())
 
     def real_weights(self, t: int) -> np.ndarray:
         hit = self._real.get(t)
@@ -967,7 +974,7 @@ class _Sweep:
             raise OverflowError("Plan.breakpoints: sizes too large for the exact tie-break")
         return w
 
-    def optimal_between(self, key: tuple, p: int, q: int, bans: np.ndarray) -> bool:
+    def optimal_between(self, key: bytes, p: int, q: int, bans: np.ndarray) -> bool:
         """Whether the cut ``key`` (optimal at p and q) is optimal at the inner control points
         of [p, q]: then at every size in between."""
         d = self.degree
@@ -985,13 +992,13 @@ class _Sweep:
                 raise OverflowError("Plan.breakpoints: sizes too large for a range certificate")
             mono_E = np.array([int(x) for x in E], dtype=np.int64)
             value, _, w = _solve_with_E(plan, mono_E, scale, bans)
-            if int(w[list(key)].sum()) != value:
+            if int(w[self._cuts[key]].sum()) != value:
                 return False
         return True
 
-    def cover(self, p: int, q: int) -> list[tuple[int, int, tuple]]:
+    def cover(self, p: int, q: int) -> list[tuple[int, int, bytes]]:
         bans = self.bans_at(p)
-        out: list[tuple[int, int, tuple]] = []
+        out: list[tuple[int, int, bytes]] = []
         stack = [(p, q)]
         while stack:
             a, b = stack.pop()
@@ -1021,12 +1028,12 @@ class _Sweep:
         out.sort()
         return out
 
-    def decision(self, key: tuple, t: int) -> SizedDecision:
+    def decision(self, key: bytes, t: int) -> SizedDecision:
         p = self.plan
         vals = list(self.values)
         vals[self.k] = t
-        saved = p._net.keep[np.asarray(key, dtype=np.int64)] if key else np.zeros(0, np.int64)
-        return SizedDecision(p, tuple(vals), np.sort(saved), self.value(key, t))
+        saved = np.sort(p._net.keep[self._cuts[key]])
+        return SizedDecision(p, tuple(vals), saved, self.value(key, t))
 
 
 def _solve_with_E(plan: Plan, E: np.ndarray, scale: int, bans: np.ndarray, *,

@@ -176,6 +176,8 @@ class SizeProgram:
 
     def __post_init__(self) -> None:
         self._exp_rows = [[(g, int(p)) for g, p in enumerate(row) if p] for row in self.exps]
+        self._degrees = [int(self.exps[:, g].max()) if self.exps.size else 0
+                         for g in range(self.exps.shape[1])]
 
     def evaluate(self, values: tuple[int, ...]) -> np.ndarray:
         """int64 (E,) expression values at the symbol values (in ``symbols`` order)."""
@@ -183,7 +185,7 @@ class SizeProgram:
 
     def degree(self, k: int) -> int:
         """Highest power of symbol ``k`` in any monomial (0 if absent)."""
-        return int(self.exps[:, k].max()) if self.exps.size else 0
+        return self._degrees[k]
 
     def depends_nonpolynomially(self, k: int) -> bool:
         return any(self.symbols[k] in s for s in self.atom_symbols)
