@@ -15,8 +15,8 @@ of one node. ``soft_ban[i]`` / ``soft_recompute[i]`` mark constraints that come 
 annotations: the partitioner drops them when they lie on a path that makes every cut
 infinite.
 
-Bans apply to FORWARD nodes only: a node the forward does not need is computed once, in the
-backward, which is not recomputation. Views and getitems are never banned (they cost nothing;
+Bans apply to FORWARD nodes (and random ops the forward does not need): any other node the
+forward does not need is computed once, wherever the cut puts it, which is not recomputation. Views and getitems are never banned (they cost nothing;
 the op that produced their storage carries the ban). The structure is size-independent except
 for the reduction ban, which compares element counts (size hints under dynamic shapes).
 """
@@ -192,6 +192,9 @@ def analyze(graph: JointGraph, options: Options) -> Policy:
     never = np.zeros(len(OpKind), dtype=bool)
     never[list(_NEVER_BANNED)] = True
     candidate = (role == Role.FORWARD) & ~never[kind]
+    # A random op the forward does not need could still run in both graphs (in the forward
+    # for a saved descendant, in the backward for a direct use): tie it to the forward too.
+    candidate |= (role == Role.UNCLAIMED) & (kind == OpKind.RANDOM)
     op_ban = np.zeros(len(OpKind), dtype=bool)
     op_ban[[OpKind.COMPUTE_INTENSIVE, OpKind.RANDOM, OpKind.COLLECTIVE, OpKind.MUTATING,
             OpKind.EFFECTFUL, OpKind.OPAQUE]] = True
