@@ -418,6 +418,29 @@ def _cpu_model() -> str:
     return platform.processor() or platform.machine()
 
 
+def _fusioncut_build() -> dict:
+    """Which fusioncut was measured: the repository commit and the extension's build time."""
+    build: dict = {}
+    try:
+        build["git_head"] = subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"],
+            cwd=os.path.dirname(os.path.abspath(__file__)),
+            capture_output=True, text=True, check=True,
+        ).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        pass
+    try:
+        import fusioncut._core as core
+
+        mtime = os.path.getmtime(core.__file__)
+        build["core_built"] = datetime.datetime.fromtimestamp(
+            mtime, datetime.timezone.utc
+        ).isoformat(timespec="seconds")
+    except (ImportError, OSError):
+        pass
+    return build
+
+
 def _versions() -> dict:
     versions = {"python": platform.python_version(), "numpy": np.__version__}
     for module in ("fusioncut", "ortools", "maxflow", "igraph", "scipy", "networkx"):
@@ -486,8 +509,10 @@ def main(argv: list[str] | None = None) -> int:
 
     started = time.perf_counter()
     load_start = os.getloadavg()
+    build = _fusioncut_build()
     print(f"tools: {', '.join(tools)}")
     print(f"machine: {_cpu_model()}, {os.cpu_count()} CPUs, load average {load_start[0]:.1f}")
+    print(f"fusioncut: {build}")
     for note in notes:
         print(f"note: {note}")
     warm_up(tools)
@@ -547,6 +572,7 @@ def main(argv: list[str] | None = None) -> int:
             "loadavg_end": os.getloadavg(),
         },
         "versions": _versions(),
+        "fusioncut_build": build,
         "args": {k: v for k, v in vars(args).items() if k != "memory_child"},
         "repeats": repeats,
         "budget_s": budget,
