@@ -201,6 +201,10 @@ def main() -> int:
             lambda: plan._core.solve(w0, algorithm, False, "b"), 200)),
     }
 
+    t0 = time.perf_counter()
+    report = dynamic.check_optimal_over_ranges(plan)
+    check_s = time.perf_counter() - t0
+
     solve_med = statistics.median(solve_times)
     torch_med = statistics.median(torch_times)
     bp_med = statistics.median(bp_times)
@@ -220,6 +224,10 @@ def main() -> int:
         ("Plan.breakpoints(seq, 16, 65536)", f"{bp_med * 1e3:.2f} ms median of 5, "
                                              f"{len(bp)} range(s): "
                                              + ", ".join(f"[{a}, {b}]" for a, b, _ in bp)),
+        ("check_optimal_over_ranges (hints)",
+         f"{check_s * 1e3:.1f} ms: optimal={report.optimal} over {report.box}"
+         + (f", counterexample {report.counterexample}" if report.counterexample else "")
+         + (f" ({report.detail})" if report.detail else "")),
         ("checks", f"contracted == full network: {10 - mismatches}/10; ranges cover: {covered}; "
                    f"range ends == solve: {ends_ok}"),
     ]
@@ -252,6 +260,8 @@ def main() -> int:
         "breakpoints_s": bp_times,
         "breakpoints": [{"lo": a, "hi": b, "saved": len(d.saved_index), "cost": d.cost}
                         for a, b, d in bp],
+        "range_check": {"s": check_s, "optimal": report.optimal, "box": report.box,
+                        "counterexample": report.counterexample, "detail": report.detail},
         "checks": {"contracted_equals_full": mismatches == 0, "ranges_cover": covered,
                    "range_ends_equal_solve": ends_ok},
         "targets": targets,

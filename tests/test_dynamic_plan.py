@@ -383,6 +383,24 @@ def test_check_optimal_over_ranges(crossing_plan):
     assert report.optimal is True
 
 
+def test_check_optimal_over_ranges_with_a_switching_ban(flip_plan):
+    p, sym = flip_plan
+    box = {name: (info.hint, info.hint) for name, info in p.symbols.items()}
+    # At s = 3 r = x.sum(0) is recomputed; from s = 4 on that is banned: not valid there.
+    box[sym] = (2, 100)
+    report = dynamic.check_optimal_over_ranges(p, _at(p, **{sym: 3}), box=box)
+    assert report.optimal is False and report.counterexample[sym] >= 4
+    assert "recomputes sum_1" in report.detail
+    box[sym] = (2, 3)
+    assert dynamic.check_optimal_over_ranges(p, _at(p, **{sym: 3}), box=box).optimal is True
+    # Saving r is valid everywhere but costs more than recomputing it where that is allowed.
+    box[sym] = (2, 100)
+    report = dynamic.check_optimal_over_ranges(p, _at(p, **{sym: 10}), box=box)
+    assert report.optimal is False and report.counterexample[sym] == 2
+    box[sym] = (4, 100)  # the ban holds on the whole box: certified
+    assert dynamic.check_optimal_over_ranges(p, _at(p, **{sym: 10}), box=box).optimal is True
+
+
 def test_check_optimal_over_ranges_two_symbols(attention_plan):
     """Batch and sequence length both range over [2, 4096]: quadratic in the sequence, the
     certificate solves the 2 x 3 tensor-product control points."""

@@ -485,6 +485,12 @@ class Plan:
         sink_out = np.concatenate([sink_out, np.zeros(nd, dtype=bool)])
         import fusioncut
 
+        order = np.argsort(e_src[: len(e_src) - nd], kind="stable")
+        self._red_src = e_src[: len(e_src) - nd][order]
+        self._red_dst = e_dst[: len(e_dst) - nd][order]
+        self._red_ptr = np.searchsorted(self._red_src, np.arange(r + 1))
+        self._red_sink_in = sink_in[:r]
+        self._red_sink_out = sink_out[:r]
         solver = fusioncut.NodeCutGraph(r + nd, e_src, e_dst, source_in=source_in,
                                         sink_in=sink_in, sink_out=sink_out)
         self._net = _Network(keep=keep, pos=pos, num_nodes=r + nd, solver=solver)
@@ -1077,15 +1083,33 @@ class RangeReport:
     detail: str = ""
 
 
+def _recomputed(plan: Plan, saved: np.ndarray) -> np.ndarray:
+    """bool over reduced nodes: the node's in-vertex reaches the sink without crossing a saved
+    node, i.e. the backward recomputes it (a ban on it would make this cut infinite). One
+    reverse pass: reduced node order is graph order, which is topological."""
+    r = len(plan._net.keep)
+    is_saved = np.zeros(r, dtype=bool)
+    is_saved[saved] = True
+    ptr, dst = plan._red_ptr.tolist(), plan._red_dst.tolist()
+    sink_in, sink_out = plan._red_sink_in.tolist(), plan._red_sink_out.tolist()
+    saved_l = is_saved.tolist()
+    in_reach = [False] * r
+    for k in range(r - 1, -1, -1):
+        out = sink_out[k] or any(in_reach[u] for u in dst[ptr[k]:ptr[k + 1]])
+        in_reach[k] = sink_in[k] or (out and not saved_l[k])
+    return np.asarray(in_reach, dtype=bool)
+
+
 def check_optimal_over_ranges(plan: Plan, sizes=None, *, upper: int = 1 << 16,
                               box: Mapping[str, tuple[int, int]] | None = None) -> RangeReport:
     """Is the decision at ``sizes`` (default: the hints) optimal over the symbols' declared
     ranges? Unbounded ranges are capped at ``max(upper, hint)``; ``box`` overrides ranges.
 
     Certificate: the cut is minimal at every tensor-product Bernstein control point of the box
-    (the monomial values of every size in the box lie in their convex hull) and no
-    size-dependent ban changes sign on the box (Bernstein coefficients of ``out * ratio - in``
-    of one sign). Otherwise the corners and per-symbol breakpoints are probed for a
+    (the monomial values of every size in the box lie in their convex hull), with each
+    size-dependent ban imposed only where it holds on the whole box (Bernstein coefficients of
+    ``out * ratio - in`` all <= 0), and the cut recomputes no node whose ban may switch on in
+    the box. Otherwise the corners and per-symbol breakpoints are probed for a
     counterexample.
     """
     decision = plan.solve(sizes)
@@ -1132,19 +1156,30 @@ def check_optimal_over_ranges(plan: Plan, sizes=None, *, upper: int = 1 << 16,
                     mu.append(v)
                 monos.append(mu)
             coef = prog.coef.astype(object)
-            bans = None
+            # A size-dependent ban holds on the whole box where out * ratio - in has
+            # Bernstein coefficients (its values at the control points) <= 0, and nowhere
+            # where they are all > 0. Certify against the relaxation that bans only the
+            # former (its min cut is a lower bound at every size of the box), and check that
+            # the decision recomputes none of the nodes whose ban may switch on.
+            npairs = len(plan._dyn_ban_out)
+            surely = np.ones(npairs, dtype=bool)
+            never = np.ones(npairs, dtype=bool)
             for mu in monos:
                 E = coef.dot(np.array(mu, dtype=object))
-                if len(plan._dyn_ban_nodes):
-                    b = np.array([float(E[o]) * plan._ratio <= float(E[i]) and E[i] > 0
-                                  for o, i in zip(plan._dyn_ban_out, plan._dyn_ban_in)])
-                    b = b[plan._dyn_ban_pair]
-                    if bans is None:
-                        bans = b
-                    elif not np.array_equal(bans, b):
-                        certified = False
-                        detail = "a size-dependent reduction ban changes inside the box"
-                        break
+                for k, (o, i) in enumerate(zip(plan._dyn_ban_out, plan._dyn_ban_in)):
+                    banned = float(E[o]) * plan._ratio <= float(E[i]) and E[i] > 0
+                    surely[k] &= banned
+                    never[k] &= float(E[o]) * plan._ratio > float(E[i])
+            bans = surely[plan._dyn_ban_pair]
+            maybe = ~(surely | never)[plan._dyn_ban_pair]
+            if maybe.any():
+                recomputed = _recomputed(plan, np.asarray(net_key, dtype=np.int64))
+                switching = plan._net.pos[plan._dyn_ban_nodes[maybe]]
+                if recomputed[switching].any():
+                    certified = False
+                    v = int(plan._dyn_ban_nodes[maybe][recomputed[switching]][0])
+                    detail = (f"the decision recomputes {plan.graph.nodes[v].name}, whose "
+                              f"reduction ban switches on inside the box")
             if certified:
                 for mu in monos:
                     E = coef.dot(np.array(mu, dtype=object))
@@ -1153,8 +1188,7 @@ def check_optimal_over_ranges(plan: Plan, sizes=None, *, upper: int = 1 << 16,
                         detail = "sizes too large for an exact certificate"
                         break
                     Ei = np.array([int(x) for x in E], dtype=np.int64)
-                    b = bans if bans is not None else np.zeros(0, dtype=bool)
-                    value, _, w = _solve_with_E(plan, Ei, total_scale, b, tie_break=False)
+                    value, _, w = _solve_with_E(plan, Ei, total_scale, bans, tie_break=False)
                     if int(w[list(net_key)].sum()) != value:
                         certified = False
                         detail = "another cut is cheaper at a control point"
@@ -1163,27 +1197,31 @@ def check_optimal_over_ranges(plan: Plan, sizes=None, *, upper: int = 1 << 16,
         detail = "sizes are not polynomial in the symbols"
     if certified:
         return RangeReport(decision, ranges, True, detail="certified at the control points")
-    # Look for a counterexample at real sizes: corners, then one sweep per symbol.
+    # Look for a counterexample at real sizes: corners, then one sweep per symbol. The
+    # decision fails at sizes where another is cheaper, or where a ban forbids it.
     names = list(plan.symbols)
+    recomputed = _recomputed(plan, np.asarray(net_key, dtype=np.int64))
+    dyn_recomputed = recomputed[plan._net.pos[plan._dyn_ban_nodes]]
+
+    def fails(vals: tuple[int, ...], better: SizedDecision) -> bool:
+        if len(plan._dyn_ban_nodes) and (plan._bans(plan._evaluate(vals)) & dyn_recomputed).any():
+            return True
+        return better.cost < SizedDecision(plan, vals, decision.saved_index, 0).cost
+
     corners = [()]
     for name in names:
         corners = [c + (x,) for c in corners for x in sorted(set(ranges[name]))]
     for corner in corners[:256]:
         better = plan._solve_values(tuple(corner))
-        mine = SizedDecision(plan, tuple(corner), decision.saved_index, 0).cost
-        if better.cost < mine:
+        if fails(tuple(corner), better):
             return RangeReport(decision, ranges, False, dict(zip(names, corner)), better, detail)
     for name in names:
         a, b = ranges[name]
         fixed = dict(zip(names, values))
         fixed.pop(name)
         for lo_k, hi_k, dec in plan.breakpoints(name, a, b, fixed=fixed):
-            if dec.key() != decision.key():
-                sizes_k = dict(zip(names, values))
-                sizes_k[name] = lo_k
-                mine = SizedDecision(plan, tuple(sizes_k.values()), decision.saved_index, 0).cost
-                if dec.cost < mine:
-                    return RangeReport(decision, ranges, False, sizes_k, dec, detail)
+            if dec.key() != decision.key() and fails(dec.values, dec):
+                return RangeReport(decision, ranges, False, dec.sizes, dec, detail)
     return RangeReport(decision, ranges, None, detail=detail)
 
 
