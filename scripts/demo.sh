@@ -3,5 +3,5 @@
 # and with PyTorch side by side.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-. scripts/setup.sh torch
+. scripts/setup.sh torch,plot
 python -m fusioncut demo "$@"
