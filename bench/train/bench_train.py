@@ -717,6 +717,7 @@ def plot(rows, meta, path):
         c, m = _STYLE.get(r["config"], ("k", "x"))
         ax0.scatter(r[mem_key] / mem_ref, r["time_ms"] / base["time_ms"], c=c, marker=m, s=28, alpha=0.75)
     ax0.axhline(1, color="0.8", lw=0.8)
+    ax0.margins(0.08)
     ax0.set_xlim(left=0)
     ax0.set_ylim(bottom=0)
     ax0.set_title("all models", fontsize=9)
@@ -732,8 +733,9 @@ def plot(rows, meta, path):
         ax.set_xlabel(f"{mem_label} (MiB)", fontsize=8)
         ax.set_ylabel(f"step ({time_label}, ms)", fontsize=8)
         ax.tick_params(labelsize=7)
-        ax.set_xlim(left=0)
-        ax.set_ylim(bottom=0)
+        pts = [(r[mem_key] / 2**20, r["time_ms"]) for r in ok if r["model"] == model]
+        ax.set_xlim(0, max(max(x for x, _ in pts) * 1.12, 1e-3))
+        ax.set_ylim(0, max(y for _, y in pts) * 1.12)
     for j in range(n, nrows * cols):
         axes[j // cols][j % cols].axis("off")
     handles = [
