@@ -271,7 +271,7 @@ def _ratio(a: float | None, b: float | None) -> str:
     if a is None or b is None:
         return "-"
     r = a / b
-    return f"{r:.3g}"
+    return f"{r:,.0f}" if r >= 100 else f"{r:.3g}"
 
 
 def print_graph(result: GraphResult, out=sys.stdout) -> None:
