@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 import fusioncut
 from fusioncut import dynamic
-from fusioncut.partition import decide
+from fusioncut.partitioner import decide
 
 warnings.filterwarnings("ignore", category=FutureWarning)
 

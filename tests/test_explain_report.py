@@ -24,7 +24,7 @@ from fusioncut.explain import (
     Report, capture, explain, explain_joint, format_partition_error, report_from_decision,
 )
 from fusioncut.options import Options
-from fusioncut.partition import PartitionError
+from fusioncut.partitioner import PartitionError
 
 pytestmark = pytest.mark.filterwarnings("ignore::FutureWarning")
 

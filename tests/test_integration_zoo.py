@@ -22,7 +22,7 @@ from models import (
     NoBackwardWork, gpt_inputs,
 )
 
-HAVE_PARTITION = importlib.util.find_spec("fusioncut.partition") is not None
+HAVE_PARTITION = importlib.util.find_spec("fusioncut.partitioner") is not None
 
 
 def _partitioner(kind):

@@ -45,11 +45,11 @@ def __getattr__(name):
 # Decision layer: graph analysis, cost model, bans and annotations, orchestration.
 __all__ += ["Decision", "Options", "PartitionError", "decide", "partition"]
 _LAZY_TORCH_EXPORTS.update({
-    "Decision": "fusioncut.partition",
+    "Decision": "fusioncut.partitioner",
     "Options": "fusioncut.options",
-    "PartitionError": "fusioncut.partition",
-    "decide": "fusioncut.partition",
-    "partition": "fusioncut.partition",
+    "PartitionError": "fusioncut.partitioner",
+    "decide": "fusioncut.partitioner",
+    "partition": "fusioncut.partitioner",
 })
 
 # Dynamic shapes: analyse once, decide per size (issue #4; docs/dynamic.md).

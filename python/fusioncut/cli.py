@@ -339,7 +339,7 @@ def cmd_explain(args) -> int:
     try:
         report = explain(made, *inputs, options=_options(args), compare=not args.no_compare)
     except Exception as e:
-        from fusioncut.partition import PartitionError
+        from fusioncut.partitioner import PartitionError
 
         if isinstance(e, PartitionError):
             raise
@@ -435,7 +435,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"{prog}: interrupted", file=sys.stderr)
         return 130
     except Exception as e:
-        from fusioncut.partition import PartitionError
+        from fusioncut.partitioner import PartitionError
 
         if isinstance(e, PartitionError):
             from fusioncut.explain import format_partition_error

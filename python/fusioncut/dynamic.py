@@ -131,7 +131,7 @@ def plan(joint_module: fx.GraphModule, joint_inputs: Any = None, *, num_fwd_outp
     if reason is not None:
         raise ValueError(f"plan: the joint graph contains {reason}, which fusioncut does not "
                          f"partition itself")
-    from fusioncut.partition import decide
+    from fusioncut.partitioner import decide
 
     # decide() at the hints does the size-independent work (JointGraph, Policy, dropped
     # PREFER_* constraints) and is the reference the plan is checked against.
@@ -597,7 +597,7 @@ class Plan:
         keep = self._net.keep
         names = [self.graph.nodes[int(keep[p])].name for p in path if p < len(keep)]
         sizes = dict(zip(self.symbols, values))
-        from fusioncut.partition import PartitionError
+        from fusioncut.partitioner import PartitionError
 
         return PartitionError(
             f"Plan.solve: no valid partition at sizes {sizes}; every cut recomputes a node "
@@ -1243,7 +1243,7 @@ def partition_for_sizes(joint_module: fx.GraphModule, joint_inputs: Any,
     then be None); graphs fusioncut does not model fall back to torch's partitioner as
     ``partition`` does.
     """
-    from fusioncut import partition as _partition
+    from fusioncut import partitioner as _partition
 
     if (sizes is None and report is None) or not _has_symbols(joint_module):
         if sizes is not None:

@@ -242,7 +242,7 @@ def explain_joint(joint_module: fx.GraphModule, *, num_fwd_outputs: int,
     valid partition exists (``format_partition_error`` groups its path by constraint)."""
     from fusioncut.emit import build_modules
     from fusioncut.options import Options
-    from fusioncut.partition import decide
+    from fusioncut.partitioner import decide
 
     if options is None:
         options = Options()

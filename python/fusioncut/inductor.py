@@ -50,7 +50,7 @@ class InductorPartitioner(_torch_compat.custom_partitioner_fn_base()):  # type: 
         self.options = options
 
     def __call__(self, gm: Any, joint_inputs: Any, **kwargs: Any) -> tuple[Any, Any]:
-        from fusioncut.partition import partition
+        from fusioncut.partitioner import partition
 
         return partition(gm, joint_inputs, options=self.options, **kwargs)
 

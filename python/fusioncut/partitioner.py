@@ -1,4 +1,4 @@
-"""``fusioncut.partition``: AOTAutograd's ``partition_fn``, and ``decide``, the choice it makes.
+"""``fusioncut.partition`` (this module is ``fusioncut.partitioner``): AOTAutograd's ``partition_fn``, and ``decide``, the choice it makes.
 
     joint_module ──────> JointGraph.from_fx ──> policy.analyze ──> cost.weights
                                                                        │
@@ -25,15 +25,15 @@ nodes itself).
 
 from __future__ import annotations
 
-import sys
-import types
+import time
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Callable
 
 import numpy as np
 import torch.fx as fx
 
 from fusioncut import _torch_compat
+from fusioncut._log import log_decision
 from fusioncut.cost import INF, weights as node_weights
 from fusioncut.graph import JointGraph, Role
 from fusioncut.options import Options
@@ -217,7 +217,9 @@ def _unsupported_config() -> str | None:
 
 def partition(joint_module: fx.GraphModule, _joint_inputs: Any, compiler: str = "inductor", *,
               num_fwd_outputs: int, static_lifetime_input_indices: list[int] | None = None,
-              options: Options | None = None, **kwargs: Any
+              options: Options | None = None, sizes: Any = None,
+              report: Callable[[Any], None] | None = None,
+              range_report: Callable[[Any], None] | None = None, **kwargs: Any
               ) -> tuple[fx.GraphModule, fx.GraphModule]:
     """Split AOTAutograd's joint graph into forward and backward GraphModules.
 
@@ -227,12 +229,26 @@ def partition(joint_module: fx.GraphModule, _joint_inputs: Any, compiler: str = 
     ignored, as torch does. ``options`` is a ``fusioncut.Options``. A graph fusioncut does not
     model falls back to torch's partitioner with a ``FallbackWarning``; a contradiction in
     the constraints raises ``PartitionError``.
+
+    Dynamic shapes (docs/dynamic.md): the decision is made at the size hints unless ``sizes``
+    (``{symbol or name: int}``, or a callable ``Plan -> mapping``) names other sizes;
+    ``range_report`` receives a ``RangeReport`` saying whether the decision stays optimal
+    over the symbols' declared ranges. ``report`` receives a ``fusioncut.Report`` of the
+    decision (docs/explain.md). Bind these with ``functools.partial``.
     """
     if options is not None and not isinstance(options, Options):
         raise TypeError(f"partition: options must be a fusioncut.Options, got "
                         f"{type(options).__name__}")
     if options is None:
         options = Options()
+    if sizes is not None or range_report is not None:
+        from fusioncut.dynamic import partition_for_sizes
+
+        return partition_for_sizes(joint_module, _joint_inputs, compiler,
+                                   num_fwd_outputs=num_fwd_outputs, sizes=sizes,
+                                   report=range_report,
+                                   static_lifetime_input_indices=static_lifetime_input_indices,
+                                   options=options)
     reason = _unsupported_config()
     graph = None
     if reason is None:
@@ -245,20 +261,19 @@ def partition(joint_module: fx.GraphModule, _joint_inputs: Any, compiler: str = 
                                   num_fwd_outputs=num_fwd_outputs,
                                   static_lifetime_input_indices=static_lifetime_input_indices,
                                   compiler=compiler, stacklevel=3)
+    t0 = time.perf_counter()
     decision = _decide(graph, static_lifetime_input_indices, options)
+    t1 = time.perf_counter()
+    log_decision(decision, decide_s=t1 - t0)
     from fusioncut.emit import build_modules
 
-    return build_modules(joint_module, decision.saved_values, decision.saved_sym_nodes,
-                         num_fwd_outputs=num_fwd_outputs,
-                         static_lifetime_input_indices=static_lifetime_input_indices)
+    fw, bw = build_modules(joint_module, decision.saved_values, decision.saved_sym_nodes,
+                           num_fwd_outputs=num_fwd_outputs,
+                           static_lifetime_input_indices=static_lifetime_input_indices)
+    if report is not None:
+        from fusioncut.explain import report_from_decision
 
-
-class _CallableModule(types.ModuleType):
-    """``fusioncut.partition`` names both this module and its function: importing the
-    submodule rebinds the package attribute to the module, so the module forwards calls."""
-
-    def __call__(self, *args: Any, **kwargs: Any):
-        return partition(*args, **kwargs)
-
-
-sys.modules[__name__].__class__ = _CallableModule
+        report(report_from_decision(decision, fw, bw, decide_s=t1 - t0,
+                                    emit_s=time.perf_counter() - t1, options=options,
+                                    static_lifetime_input_indices=static_lifetime_input_indices))
+    return fw, bw
