@@ -561,6 +561,9 @@ def main(argv: list[str] | None = None) -> int:
         if cell.status in ("mismatch", "error")
     ]
     elapsed = time.perf_counter() - started
+    if _fusioncut_build().get("core_built") != build.get("core_built"):
+        notes.append("fusioncut's extension was rebuilt during the run: results mix two builds.")
+        print(f"\nWARNING: {notes[-1]}")
     report = {
         "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
         "machine": {
