@@ -56,12 +56,14 @@ inline std::string format_path(const std::vector<int64_t>& path) {
   return text;
 }
 
-// The `auto` rule: Boykov-Kolmogorov when at least half of the edges of the network to solve
-// are infinite, push-relabel otherwise. Node-split dataflow networks (the partitioner's, about
-// 75% infinite dependency edges) have short augmenting paths and shallow search trees, where
-// BK measured 1.2-1.4x faster than push-relabel (bench/: recorded GPT networks, `layered` up to
-// 1M vertices). On networks of finite edges (`grid`, `random_dag`) BK's trees grow deep and
-// it measured 2-10x slower, while push-relabel's global relabelling keeps it fast.
+// The `auto` rule: Boykov-Kolmogorov when at least half of the input's edges are infinite,
+// push-relabel otherwise. Node-split dataflow networks (the partitioner's, about 75% infinite
+// dependency edges) have short augmenting paths and shallow search trees: on their live
+// networks (reductions.h; only 38-48% of the live edges are infinite, which is why the rule
+// looks at the input) BK measured 1.8-4x faster than push-relabel (bench/: recorded GPT
+// networks 12-96 layers, `layered` 10k-100k). On networks of finite edges (`grid`,
+// `random_dag`) BK's trees grow deep and it measured 2-10x slower, while push-relabel's global
+// relabelling keeps it fast.
 inline Algorithm choose_algorithm(Algorithm requested, int64_t infinite_edges, int64_t edges) {
   if (requested != Algorithm::kAuto) return requested;
   return 2 * infinite_edges >= edges ? Algorithm::kBoykovKolmogorov : Algorithm::kPushRelabel;
@@ -181,7 +183,8 @@ inline void check_index_array(const char* function, const char* argument, const 
   }
 }
 
-// Returns how many entries are kInfinity.
+// Returns how many entries are kInfinity. The messages are word for word those of
+// fusioncut/_solver.py, which hands int64 arrays to C++ unchecked.
 inline int64_t check_capacity_array(const char* function, const char* argument,
                                     const int64_t* c, int64_t size) {
   int64_t infinite = 0;
@@ -189,7 +192,9 @@ inline int64_t check_capacity_array(const char* function, const char* argument,
     if (c[i] < 0 || c[i] > kInfinity) {
       throw std::domain_error(std::string(function) + ": " + argument + "[" + std::to_string(i) +
                               "] = " + std::to_string(c[i]) +
-                              " is out of range [0, 2**62] (2**62 = INF: never cut)");
+                              (c[i] < 0 ? " is negative; valid range is [0, 2**62]"
+                                        : " is out of range [0, 2**62]") +
+                              " (2**62 = fusioncut.INF: never cut)");
     }
     infinite += c[i] == kInfinity;
   }
@@ -210,14 +215,14 @@ inline VertexId check_num_vertices(const char* function, const char* argument, i
 struct MinCutWorkspace {
   Adjacency adjacency;
   Reductions reductions;
-  std::vector<VertexId> compact;        // input vertex -> live-network vertex (or kNoVertex)
+  std::vector<VertexId> compact;        // live input vertex -> live-network vertex
+  std::vector<VertexId> live_vertices;  // live-network vertex -> input vertex
   std::vector<int32_t> live_src, live_dst;
   std::vector<int64_t> live_capacity;
-  ResidualGraph graph;                  // the live network
+  ResidualGraph graph;                  // the live network, or the input graph (in place)
   std::vector<int64_t> residual;
   std::vector<uint8_t> live_role;
   FlowSolver flow;
-  std::vector<uint8_t> in_sink;         // the canonical sink side on the input graph
   std::vector<VertexId> queue;
   CutSolver in_place;                   // for networks with few infinite edges
 };
@@ -233,54 +238,86 @@ struct MinCutResult {
   Algorithm algorithm = Algorithm::kAuto;
 };
 
-// The live-network route of min_cut (see there); leaves the canonical sink side of the input
-// graph in workspace->in_sink and returns the algorithm used.
-template <class Keep, class ThrowUnbounded>
-Algorithm live_network_sink_side(VertexId n, int64_t num_edges, const int64_t* src,
-                                 const int64_t* dst, const int64_t* capacity, Keep keep,
-                                 VertexId source, VertexId sink, Algorithm algorithm, bool check,
-                                 const char* function, ThrowUnbounded throw_unbounded,
-                                 MinCutWorkspace* workspace) {
+// The live-network route of min_cut (see there): writes the canonical source side of the input
+// graph into source_side[0 .. n) and returns the algorithm used. Calls check_indices() (which
+// must throw) if an index is out of range.
+//
+// On node-split networks most vertices are merged into a terminal or idle (GPT-48: 13,760
+// vertices, 2,360 live), so after the reductions every step walks only the live vertices and
+// their adjacency lists, found on the reductions' own search lists: the passes over all E edges
+// are the two that build the adjacency (and the cut-edge pass in min_cut), the passes over all
+// V vertices are byte-wide ones the compiler vectorises.
+template <class CheckIndices, class ThrowUnbounded>
+Algorithm live_network_source_side(VertexId n, int64_t num_edges, const int64_t* src,
+                                   const int64_t* dst, const int64_t* capacity,
+                                   int64_t infinite_edges, VertexId source, VertexId sink,
+                                   Algorithm algorithm, bool check, const char* function,
+                                   CheckIndices check_indices, ThrowUnbounded throw_unbounded,
+                                   uint8_t* source_side, MinCutWorkspace* workspace) {
   // 1. Reductions on the input adjacency.
   Adjacency& adjacency = workspace->adjacency;
-  adjacency.build(n, num_edges, src, dst, keep);
+  if (!adjacency.build(n, num_edges, src, dst, capacity)) {
+    check_indices();
+    throw std::logic_error(std::string(function) + ": internal error: bad index not found");
+  }
   Reductions& reductions = workspace->reductions;
-  if (!reductions.run(AdjacencyView(adjacency, capacity), source, sink)) {
+  if (!reductions.run(AdjacencyView(adjacency), source, sink)) {
     throw_unbounded(reductions.unbounded_path());
   }
   const uint8_t* role = reductions.role();
+  const int32_t* out_first = adjacency.out_first();
+  const int32_t* in_first = adjacency.in_first();
+  const AdjacencyEntry* out = adjacency.out();
+  const AdjacencyEntry* in = adjacency.in();
 
-  // 2. The live network: live vertices 0..L-1 in vertex order, then the merged source L and
-  //    the merged sink L + 1. Edges inside a terminal set, into the source set, out of the sink
-  //    set, between the two sets, or touching idle vertices cannot carry useful flow.
+  // 2. The live network: live vertices 0..L-1 (in the reductions' search order), then the
+  //    merged source L and the merged sink L + 1. Its edges are those live -> live,
+  //    live -> sink set and source set -> live (all others cannot carry useful flow), found on
+  //    the live vertices' own lists: out-lists for the first two kinds, in-lists for the third.
+  //    Edges from the source set to a live vertex or from a live vertex to the sink set are
+  //    finite (an infinite one would have merged the live vertex into that set).
+  //    compact[] is written and read for live vertices only.
+  const VertexSpan reaching_sink = reductions.reaching_sink();
   std::vector<VertexId>& compact = workspace->compact;
+  std::vector<VertexId>& live_vertices = workspace->live_vertices;
   compact.resize(static_cast<size_t>(n));
+  live_vertices.resize(reaching_sink.size() + 1);
   VertexId num_live = 0;
-  for (VertexId v = 0; v < n; ++v) compact[v] = role[v] == kLive ? num_live++ : kNoVertex;
-  const VertexId merged_source = num_live, merged_sink = num_live + 1;
-  for (VertexId v = 0; v < n; ++v) {
-    if (role[v] == kSourceSet) compact[v] = merged_source;
-    if (role[v] == kSinkSet) compact[v] = merged_sink;
+  for (const VertexId v : reaching_sink) {  // branch-free: only live vertices advance
+    compact[v] = num_live;
+    live_vertices[num_live] = v;
+    num_live += role[v] == kLive;
   }
+  const VertexId merged_source = num_live, merged_sink = num_live + 1;
   std::vector<int32_t>& live_src = workspace->live_src;
   std::vector<int32_t>& live_dst = workspace->live_dst;
   std::vector<int64_t>& live_capacity = workspace->live_capacity;
   live_src.clear();
   live_dst.clear();
   live_capacity.clear();
-  int64_t live_infinite = 0;
-  for (int64_t e = 0; e < num_edges; ++e) {
-    if (!keep(e)) continue;
-    const VertexId u = compact[src[e]], v = compact[dst[e]];
-    if (u == kNoVertex || v == kNoVertex || u == merged_sink || v == merged_source ||
-        (u == merged_source && v == merged_sink)) {
-      continue;
-    }
+  const auto emit = [&](VertexId u, VertexId v, int64_t c) {
     live_src.push_back(u);
     live_dst.push_back(v);
-    live_capacity.push_back(capacity[e]);
-    live_infinite += capacity[e] >= kInfinity;
+    live_capacity.push_back(c);
+  };
+  for (VertexId i = 0; i < num_live; ++i) {
+    const VertexId v = live_vertices[i];
+    for (int32_t k = out_first[v], end = out_first[v + 1]; k < end; ++k) {
+      const AdjacencyEntry e = out[k];
+      const uint8_t r = role[e.vertex];
+      if (r == kLive) {
+        emit(i, compact[e.vertex], e.infinite() ? kInfinity : capacity[e.edge]);
+      } else if (r == kSinkSet) {
+        emit(i, merged_sink, capacity[e.edge]);
+      }
+    }
+    for (int32_t k = in_first[v], end = in_first[v + 1]; k < end; ++k) {
+      if (role[in[k].vertex] == kSourceSet) emit(merged_source, i, capacity[in[k].edge]);
+    }
   }
+  // Collecting the edges and counting-sorting them beat placing arcs straight from a second
+  // pass over the lists (measured 10 us slower on GPT-48): that pass repeats the role tests,
+  // whose branches are data-dependent.
   ResidualGraph& graph = workspace->graph;
   std::vector<int64_t>& residual = workspace->residual;
   graph.build(
@@ -293,38 +330,68 @@ Algorithm live_network_sink_side(VertexId n, int64_t num_edges, const int64_t* s
   live_role[merged_sink] = kSinkSet;
 
   // 3. Max flow and the canonical cut of the live network.
-  const Algorithm used =
-      choose_algorithm(algorithm, live_infinite, static_cast<int64_t>(live_src.size()));
+  const Algorithm used = choose_algorithm(algorithm, infinite_edges, num_edges);
   FlowSolver& flow = workspace->flow;
   flow.run(graph, &residual, live_role.data(), used, check, function);
 
-  // 4. Back to the input graph: idle vertices join the sink side iff they reach it through
-  //    idle vertices (they carry no flow, so their residual edges are their input edges).
+  // 4. Back to the input graph: the sink set is on the sink side, the source set and idle
+  //    vertices start on the source side (one vectorised byte comparison), live vertices take
+  //    their side in the live network. An idle vertex carries no flow, so its residual edges
+  //    are its input edges: it is on the sink side iff it reaches one of those through idle
+  //    vertices, and only kIdleToSink vertices can (reductions.h, invariant 3). Each of them
+  //    with an edge into the sink side seeds a backward search over the others, which never
+  //    touches the (large) sink set's lists.
+  for (VertexId v = 0; v < n; ++v) source_side[v] = role[v] != kSinkSet;
   const uint8_t* live_in_sink = flow.in_sink().data();
-  std::vector<uint8_t>& in_sink = workspace->in_sink;
+  for (VertexId i = 0; i < num_live; ++i) source_side[live_vertices[i]] = live_in_sink[i] ^ 1;
   std::vector<VertexId>& queue = workspace->queue;
-  in_sink.assign(static_cast<size_t>(n), 0);
-  queue.clear();
-  for (VertexId v = 0; v < n; ++v) {
-    const bool t_side = role[v] == kSinkSet || (role[v] == kLive && live_in_sink[compact[v]]);
-    if (t_side) {
-      in_sink[v] = 1;
-      queue.push_back(v);
+  queue.resize(reaching_sink.size());
+  VertexId queue_end = 0;
+  for (const VertexId w : reaching_sink) {
+    if (role[w] != kIdleToSink || !source_side[w]) continue;
+    for (int32_t k = out_first[w], end = out_first[w + 1]; k < end; ++k) {
+      if (!source_side[out[k].vertex]) {
+        source_side[w] = 0;
+        queue[queue_end++] = w;
+        break;
+      }
     }
   }
-  const int32_t* in_first = adjacency.in_first();
-  const AdjacencyEntry* in = adjacency.in();
-  for (size_t q = 0; q < queue.size(); ++q) {
+  for (VertexId q = 0; q < queue_end; ++q) {
     const VertexId x = queue[q];
     for (int32_t k = in_first[x], end = in_first[x + 1]; k < end; ++k) {
       const VertexId w = in[k].vertex;
-      if (role[w] != kIdle || in_sink[w]) continue;
-      in_sink[w] = 1;
-      queue.push_back(w);
+      if (role[w] != kIdleToSink || !source_side[w]) continue;
+      source_side[w] = 0;
+      queue[queue_end++] = w;
     }
   }
 
   return used;
+}
+
+// Checks every capacity and returns how many are kInfinity, in one branch-free pass the
+// compiler vectorises even for plain SSE2 (no 64-bit comparison): a valid capacity
+// c in [0, 2**62] has c >> 62 == 1 exactly when c == kInfinity, any other c with bit 62 set has
+// low bits, and a negative one bit 63. Only an invalid input pays for the ordered per-entry
+// checks (src, dst, then capacity, as the messages promise) that name the first bad entry.
+inline int64_t check_capacities(const char* function, VertexId n, int64_t num_edges,
+                                const int64_t* src, const int64_t* dst,
+                                const int64_t* capacity) {
+  uint64_t bad = 0, infinite = 0;
+  for (int64_t i = 0; i < num_edges; ++i) {
+    const auto c = static_cast<uint64_t>(capacity[i]);
+    const uint64_t top = c >> 62;
+    infinite += top;
+    bad |= (c & (0 - top) & static_cast<uint64_t>(kInfinity - 1)) | (c >> 63);
+  }
+  if (bad) {
+    check_index_array(function, "src", src, num_edges, n);
+    check_index_array(function, "dst", dst, num_edges, n);
+    check_capacity_array(function, "capacity", capacity, num_edges);
+    throw std::logic_error(std::string(function) + ": internal error: bad capacity not found");
+  }
+  return static_cast<int64_t>(infinite);
 }
 
 // Validates everything (a direct call can never crash), solves, and writes the source side as
@@ -356,11 +423,11 @@ inline MinCutResult min_cut(int64_t num_vertices, int64_t num_edges, const int64
     throw std::invalid_argument(std::string(kFunction) + ": source and sink are both " +
                                 std::to_string(source) + "; they must differ");
   }
-  check_index_array(kFunction, "src", src, num_edges, n);
-  check_index_array(kFunction, "dst", dst, num_edges, n);
-  const int64_t infinite_edges = check_capacity_array(kFunction, "capacity", capacity, num_edges);
-
-  const auto keep = [&](int64_t e) { return capacity[e] > 0 && src[e] != dst[e]; };
+  const int64_t infinite_edges = check_capacities(kFunction, n, num_edges, src, dst, capacity);
+  const auto check_indices = [&] {
+    check_index_array(kFunction, "src", src, num_edges, n);
+    check_index_array(kFunction, "dst", dst, num_edges, n);
+  };
   const auto throw_unbounded = [&](const std::vector<VertexId>& p) {
     std::vector<int64_t> path(p.begin(), p.end());
     const std::string message = std::string(kFunction) +
@@ -369,31 +436,30 @@ inline MinCutResult min_cut(int64_t num_vertices, int64_t num_edges, const int64
     throw UnboundedCut(message, std::move(path));
   };
   MinCutResult result;
-  const uint8_t* in_sink = nullptr;
   if (infinite_edges <= num_edges * kInPlaceMaxInfiniteShare) {
+    check_indices();
     ResidualGraph& graph = workspace->graph;
     std::vector<int64_t>& residual = workspace->residual;
     graph.build(
-        n, num_edges, src, dst, keep, [&](int64_t e) { return capacity[e]; }, &residual,
-        nullptr);
+        n, num_edges, src, dst, [&](int64_t e) { return capacity[e] > 0 && src[e] != dst[e]; },
+        [&](int64_t e) { return capacity[e]; }, &residual, nullptr);
     CutSolver& solver = workspace->in_place;
     if (!solver.solve(graph, &residual, static_cast<VertexId>(source),
                       static_cast<VertexId>(sink), algorithm, check, kFunction)) {
       throw_unbounded(solver.unbounded_path());
     }
     result.algorithm = solver.used();
-    in_sink = solver.in_sink().data();
+    const uint8_t* in_sink = solver.in_sink().data();
+    for (VertexId v = 0; v < n; ++v) source_side[v] = in_sink[v] ^ 1;
   } else {
-    result.algorithm = live_network_sink_side(n, num_edges, src, dst, capacity, keep,
-                                              static_cast<VertexId>(source),
-                                              static_cast<VertexId>(sink), algorithm, check,
-                                              kFunction, throw_unbounded, workspace);
-    in_sink = workspace->in_sink.data();
+    result.algorithm = live_network_source_side(
+        n, num_edges, src, dst, capacity, infinite_edges, static_cast<VertexId>(source),
+        static_cast<VertexId>(sink), algorithm, check, kFunction, check_indices,
+        throw_unbounded, source_side, workspace);
   }
 
-  for (VertexId v = 0; v < n; ++v) source_side[v] = in_sink[v] ^ 1;
   for (int64_t i = 0; i < num_edges; ++i) {
-    if (in_sink[src[i]] || !in_sink[dst[i]]) continue;
+    if (!source_side[src[i]] || source_side[dst[i]]) continue;
     if (capacity[i] >= kInfinity) {
       throw std::logic_error("min_cut: internal error: infinite edge " + std::to_string(i) +
                              " crosses the cut");

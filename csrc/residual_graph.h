@@ -134,6 +134,8 @@ enum VertexRole : uint8_t {
   kSourceSet = 1,   // reachable from the source through infinite edges: merged into the source
   kSinkSet = 2,     // reaches the sink through infinite edges: merged into the sink
   kLive = 3,        // everything else
+  kIdleToSink = 4,  // idle, but reaches the sink set through positive edges: the only idle
+                    // vertices that can end on the sink side (min_cut searches just these)
 };
 
 // The canonical sink side: the vertices that can reach the sink set in the residual graph

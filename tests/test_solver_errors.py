@@ -81,6 +81,28 @@ def test_min_cut_lengths_dtypes_shapes():
            fusioncut.min_cut, 4, SRC, DST, CAP, 0, 3, algorithm="dinic")
 
 
+@pytest.mark.parametrize(
+    "src, dst, cap",
+    [
+        ([0, 9, 2], DST, CAP),
+        (SRC, [1, 2, -1], CAP),
+        (SRC, DST, [1, -3, 2]),
+        (SRC, DST, [1, 1, INF + 1]),
+        ([0, 9, 2], DST, [1, -3, 2]),  # src is checked before capacity
+        (SRC, [1, 2], CAP),
+        (SRC, DST, [1, 2, 3, 4]),
+    ],
+)
+def test_int64_arrays_fail_as_lists_do(src, dst, cap):
+    # int64 arrays go to _core unchecked by numpy; C++ must raise the same errors.
+    def outcome(convert):
+        with pytest.raises((IndexError, ValueError)) as info:
+            fusioncut.min_cut(4, convert(src), convert(dst), convert(cap), 0, 3)
+        return type(info.value), str(info.value)
+
+    assert outcome(list) == outcome(lambda x: np.asarray(x, dtype=np.int64))
+
+
 def test_unbounded_cut_reports_a_path():
     with pytest.raises(fusioncut.UnboundedCutError) as info:
         fusioncut.min_cut(4, [0, 1, 2, 0], [1, 2, 3, 3], [INF, INF, np.inf, 1.0], 0, 3)
@@ -115,7 +137,7 @@ def test_core_validates_defensively():
     i64 = lambda x: np.asarray(x, dtype=np.int64)  # noqa: E731
     with pytest.raises(IndexError, match=re.escape("min_cut: dst[1] = 8 is out of range [0, 4)")):
         _core.min_cut(4, i64(SRC), i64([1, 8, 3]), i64(CAP), 0, 3)
-    with pytest.raises(ValueError, match=re.escape("min_cut: capacity[0] = -2 is out of range")):
+    with pytest.raises(ValueError, match=re.escape("min_cut: capacity[0] = -2 is negative")):
         _core.min_cut(4, i64(SRC), i64(DST), i64([-2, 1, 1]), 0, 3)
     with pytest.raises(ValueError, match="source and sink are both 0"):
         _core.min_cut(4, i64(SRC), i64(DST), i64(CAP), 0, 0)
