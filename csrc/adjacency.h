@@ -80,11 +80,15 @@ class Adjacency {
     in_.resize(static_cast<size_t>(in_total));
     AdjacencyEntry* out = out_.data();
     AdjacencyEntry* in = in_.data();
+    zero_capacity_.clear();
     for (int64_t e = num_edges - 1; e >= 0; --e) {
       const int64_t c = capacity[e];
       const auto u = static_cast<VertexId>(src[e]);
       const auto v = static_cast<VertexId>(dst[e]);
-      if (c <= 0 || u == v) continue;
+      if (c <= 0 || u == v) {
+        if (c == 0) zero_capacity_.push_back(static_cast<int32_t>(e));
+        continue;
+      }
       const int32_t tag = c >= kInfinity ? ~static_cast<int32_t>(e) : static_cast<int32_t>(e);
       out[--out_first[u]] = {v, tag};
       in[--in_first[v]] = {u, tag};
@@ -97,15 +101,20 @@ class Adjacency {
   const int32_t* in_first() const { return in_first_.data(); }
   const AdjacencyEntry* out() const { return out_.data(); }
   const AdjacencyEntry* in() const { return in_.data(); }
+  // The edges of capacity 0 (left out by invariant 1; min_cut still reports those that cross
+  // the cut), in descending order.
+  const std::vector<int32_t>& zero_capacity_edges() const { return zero_capacity_; }
 
  private:
   VertexId num_vertices_ = 0;
   std::vector<int32_t> out_first_, in_first_;  // invariant 1 (offsets)
   std::vector<AdjacencyEntry> out_, in_;       // invariants 1, 2
+  std::vector<int32_t> zero_capacity_;
 };
 
-// The graph interface of Reductions over an Adjacency: f(w, infinite) for every edge of
-// positive capacity x -> w (for_each_out) or w -> x (for_each_in).
+// The graph interface of Reductions over an Adjacency: f(w, infinite, k) for every edge of
+// positive capacity x -> w (for_each_out) or w -> x (for_each_in); k is the entry's position
+// in out() or in().
 class AdjacencyView {
  public:
   explicit AdjacencyView(const Adjacency& adjacency)
@@ -118,13 +127,13 @@ class AdjacencyView {
   template <class F>
   void for_each_out(VertexId x, F&& f) const {
     for (int32_t k = out_first_[x], end = out_first_[x + 1]; k < end; ++k) {
-      f(out_[k].vertex, out_[k].infinite());
+      f(out_[k].vertex, out_[k].infinite(), k);
     }
   }
   template <class F>
   void for_each_in(VertexId x, F&& f) const {
     for (int32_t k = in_first_[x], end = in_first_[x + 1]; k < end; ++k) {
-      f(in_[k].vertex, in_[k].infinite());
+      f(in_[k].vertex, in_[k].infinite(), k);
     }
   }
 
@@ -137,7 +146,7 @@ class AdjacencyView {
 };
 
 // The same interface over a residual graph's initial capacities (a reverse arc has residual
-// 0, so it is no edge).
+// 0, so it is no edge); k is the arc.
 class ResidualView {
  public:
   ResidualView(const ResidualGraph& g, const int64_t* residual)
@@ -151,14 +160,14 @@ class ResidualView {
   void for_each_out(VertexId x, F&& f) const {
     for (ArcId a = first_[x], end = first_[x + 1]; a < end; ++a) {
       const int64_t c = residual_[a];
-      if (c > 0) f(head_[a], c >= kInfinity);
+      if (c > 0) f(head_[a], c >= kInfinity, a);
     }
   }
   template <class F>
   void for_each_in(VertexId x, F&& f) const {
     for (ArcId a = first_[x], end = first_[x + 1]; a < end; ++a) {
       const int64_t c = residual_[reverse_[a]];
-      if (c > 0) f(head_[a], c >= kInfinity);
+      if (c > 0) f(head_[a], c >= kInfinity, a);
     }
   }
 

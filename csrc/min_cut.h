@@ -224,6 +224,7 @@ struct MinCutWorkspace {
   std::vector<uint8_t> live_role;
   FlowSolver flow;
   std::vector<VertexId> queue;
+  std::vector<uint64_t> cut_bits;       // one bit per input edge: crosses the cut
   CutSolver in_place;                   // for networks with few infinite edges
 };
 
@@ -239,21 +240,20 @@ struct MinCutResult {
 };
 
 // The live-network route of min_cut (see there): writes the canonical source side of the input
-// graph into source_side[0 .. n) and returns the algorithm used. Calls check_indices() (which
-// must throw) if an index is out of range.
+// graph into source_side[0 .. n) and fills *result. Calls check_indices() (which must throw)
+// if an index is out of range.
 //
 // On node-split networks most vertices are merged into a terminal or idle (GPT-48: 13,760
 // vertices, 2,360 live), so after the reductions every step walks only the live vertices and
-// their adjacency lists, found on the reductions' own search lists: the passes over all E edges
-// are the two that build the adjacency (and the cut-edge pass in min_cut), the passes over all
-// V vertices are byte-wide ones the compiler vectorises.
+// their adjacency lists, found on the reductions' own search lists: the only passes over all E
+// edges are the two that build the adjacency, and those over all V vertices are byte-wide ones
+// the compiler vectorises.
 template <class CheckIndices, class ThrowUnbounded>
-Algorithm live_network_source_side(VertexId n, int64_t num_edges, const int64_t* src,
-                                   const int64_t* dst, const int64_t* capacity,
-                                   int64_t infinite_edges, VertexId source, VertexId sink,
-                                   Algorithm algorithm, bool check, const char* function,
-                                   CheckIndices check_indices, ThrowUnbounded throw_unbounded,
-                                   uint8_t* source_side, MinCutWorkspace* workspace) {
+void live_network_cut(VertexId n, int64_t num_edges, const int64_t* src, const int64_t* dst,
+                      const int64_t* capacity, int64_t infinite_edges, VertexId source,
+                      VertexId sink, Algorithm algorithm, bool check, const char* function,
+                      CheckIndices check_indices, ThrowUnbounded throw_unbounded,
+                      uint8_t* source_side, MinCutWorkspace* workspace, MinCutResult* result) {
   // 1. Reductions on the input adjacency.
   Adjacency& adjacency = workspace->adjacency;
   if (!adjacency.build(n, num_edges, src, dst, capacity)) {
@@ -330,9 +330,9 @@ Algorithm live_network_source_side(VertexId n, int64_t num_edges, const int64_t*
   live_role[merged_sink] = kSinkSet;
 
   // 3. Max flow and the canonical cut of the live network.
-  const Algorithm used = choose_algorithm(algorithm, infinite_edges, num_edges);
+  result->algorithm = choose_algorithm(algorithm, infinite_edges, num_edges);
   FlowSolver& flow = workspace->flow;
-  flow.run(graph, &residual, live_role.data(), used, check, function);
+  flow.run(graph, &residual, live_role.data(), result->algorithm, check, function);
 
   // 4. Back to the input graph: the sink set is on the sink side, the source set and idle
   //    vertices start on the source side (one vectorised byte comparison), live vertices take
@@ -367,7 +367,43 @@ Algorithm live_network_source_side(VertexId n, int64_t num_edges, const int64_t*
     }
   }
 
-  return used;
+  // 5. The cut edges, without a pass over all edges: a positive edge that crosses the cut
+  //    leaves S_inf (then it is finite and on the reductions' source frontier) or a live
+  //    vertex; an idle vertex on the source side has no positive edge into the sink side (it
+  //    would have been found in step 4, or reach T_inf and not be kIdle). Zero-capacity edges
+  //    are checked one by one. A bitmap over the edges puts them in ascending order.
+  std::vector<uint64_t>& bits = workspace->cut_bits;
+  bits.assign(static_cast<size_t>((num_edges + 63) / 64), 0);
+  size_t num_cut = 0;
+  const auto mark = [&](int32_t e) {
+    bits[static_cast<size_t>(e) >> 6] |= uint64_t{1} << (e & 63);
+    ++num_cut;
+    result->value += capacity[e];
+  };
+  for (const int32_t k : reductions.source_frontier()) {
+    if (!source_side[out[k].vertex]) mark(out[k].edge);
+  }
+  for (VertexId i = 0; i < num_live; ++i) {
+    const VertexId v = live_vertices[i];
+    if (!source_side[v]) continue;
+    for (int32_t k = out_first[v], end = out_first[v + 1]; k < end; ++k) {
+      if (source_side[out[k].vertex]) continue;
+      if (out[k].infinite()) {
+        throw std::logic_error(std::string(function) + ": internal error: infinite edge " +
+                               std::to_string(out[k].edge_index()) + " crosses the cut");
+      }
+      mark(out[k].edge);
+    }
+  }
+  for (const int32_t e : adjacency.zero_capacity_edges()) {
+    if (source_side[src[e]] && !source_side[dst[e]]) mark(e);
+  }
+  result->cut_edges.reserve(num_cut);
+  for (size_t word = 0; word < bits.size(); ++word) {
+    for (uint64_t b = bits[word]; b != 0; b &= b - 1) {
+      result->cut_edges.push_back(static_cast<int64_t>(word * 64) + __builtin_ctzll(b));
+    }
+  }
 }
 
 // Checks every capacity and returns how many are kInfinity, in one branch-free pass the
@@ -452,10 +488,11 @@ inline MinCutResult min_cut(int64_t num_vertices, int64_t num_edges, const int64
     const uint8_t* in_sink = solver.in_sink().data();
     for (VertexId v = 0; v < n; ++v) source_side[v] = in_sink[v] ^ 1;
   } else {
-    result.algorithm = live_network_source_side(
-        n, num_edges, src, dst, capacity, infinite_edges, static_cast<VertexId>(source),
-        static_cast<VertexId>(sink), algorithm, check, kFunction, check_indices,
-        throw_unbounded, source_side, workspace);
+    live_network_cut(n, num_edges, src, dst, capacity, infinite_edges,
+                     static_cast<VertexId>(source), static_cast<VertexId>(sink), algorithm,
+                     check, kFunction, check_indices, throw_unbounded, source_side, workspace,
+                     &result);
+    return result;
   }
 
   for (int64_t i = 0; i < num_edges; ++i) {

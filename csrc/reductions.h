@@ -52,7 +52,8 @@ struct VertexSpan {
 class Reductions {
  public:
   // `graph` is an AdjacencyView or a ResidualView (adjacency.h) of the initial capacities: its
-  // for_each_out / for_each_in call f(w, infinite) for every positive-capacity edge.
+  // for_each_out / for_each_in call f(w, infinite, k) for every positive-capacity edge (k: the
+  // view's handle of the edge).
   // Returns false (and leaves roles undefined) when t is reachable from s through infinite
   // edges; then unbounded_path() holds one such path of vertices, s first.
   //
@@ -80,17 +81,22 @@ class Reductions {
     constexpr uint8_t kFromSource = 4, kToSink = 8;
     size_t from_source_end = 0, to_sink_end = 0;
 
-    // S_inf.
+    // S_inf, recording the finite edges that leave it (the only ones out of S_inf that can
+    // cross a finite cut).
+    source_frontier_.clear();
     queue[0] = s;
     role[s] = kSourceSet;
     size_t queue_end = 1;
     for (size_t q = 0; q < queue_end; ++q) {
-      graph.for_each_out(queue[q], [&](VertexId w, bool infinite) {
+      graph.for_each_out(queue[q], [&](VertexId w, bool infinite, int32_t k) {
         if (infinite) {
           if (role[w] & kSourceSet) return;
           role[w] = kSourceSet;
           queue[queue_end++] = w;
-        } else if (role[w] == 0) {
+          return;
+        }
+        source_frontier_.push_back(k);
+        if (role[w] == 0) {
           role[w] = kFromSource;
           from_source[from_source_end++] = w;
         }
@@ -106,7 +112,7 @@ class Reductions {
     role[t] = kSinkSet;
     queue_end = 1;
     for (size_t q = 0; q < queue_end; ++q) {
-      graph.for_each_in(queue[q], [&](VertexId w, bool infinite) {
+      graph.for_each_in(queue[q], [&](VertexId w, bool infinite, int32_t) {
         if (role[w] & (kSourceSet | kSinkSet)) return;
         if (infinite) {
           role[w] = kSinkSet;
@@ -122,7 +128,7 @@ class Reductions {
     for (size_t q = 0; q < from_source_end; ++q) {
       const VertexId x = from_source[q];
       if (role[x] & (kSourceSet | kSinkSet)) continue;
-      graph.for_each_out(x, [&](VertexId w, bool) {
+      graph.for_each_out(x, [&](VertexId w, bool, int32_t) {
         if (role[w] & (kSourceSet | kSinkSet | kFromSource)) return;
         role[w] |= kFromSource;
         from_source[from_source_end++] = w;
@@ -131,7 +137,7 @@ class Reductions {
     for (size_t q = 0; q < to_sink_end; ++q) {
       const VertexId x = to_sink[q];
       if (role[x] & (kSourceSet | kSinkSet)) continue;
-      graph.for_each_in(x, [&](VertexId w, bool) {
+      graph.for_each_in(x, [&](VertexId w, bool, int32_t) {
         if (role[w] & (kSourceSet | kSinkSet | kToSink)) return;
         role[w] |= kToSink;
         to_sink[to_sink_end++] = w;
@@ -158,6 +164,9 @@ class Reductions {
   // joined a closure later (filter by role). Lets callers visit those roles without a pass
   // over all vertices.
   VertexSpan reaching_sink() const { return {to_sink_.data(), to_sink_count_}; }
+  // The view's handles of the finite positive edges out of S_inf's vertices, each once (their
+  // heads may have joined S_inf later).
+  const std::vector<int32_t>& source_frontier() const { return source_frontier_; }
   const std::vector<VertexId>& unbounded_path() const { return path_; }
   VertexId num_live() const { return num_live_; }
 
@@ -171,7 +180,7 @@ class Reductions {
     parent[s] = s;
     for (size_t q = 0; q < queue.size() && parent[t] == kNoVertex; ++q) {
       const VertexId x = queue[q];
-      graph.for_each_out(x, [&](VertexId w, bool infinite) {
+      graph.for_each_out(x, [&](VertexId w, bool infinite, int32_t) {
         if (!infinite || parent[w] != kNoVertex) return;
         parent[w] = x;
         queue.push_back(w);
@@ -187,6 +196,7 @@ class Reductions {
   std::vector<VertexId> from_source_;  // queue of the search from S_inf through positive edges
   std::vector<VertexId> to_sink_;      // queue of the search towards T_inf
   size_t to_sink_count_ = 0;           // entries of to_sink_ in use
+  std::vector<int32_t> source_frontier_;
   std::vector<VertexId> path_;         // the s -> t path of infinite edges, if any
   VertexId num_live_ = 0;
 };

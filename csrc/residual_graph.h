@@ -75,12 +75,16 @@ class ResidualGraph {
              Keep keep, CapacityOf capacity, std::vector<int64_t>* residual,
              std::vector<ArcId>* arc_of_edge) {
     num_vertices_ = num_vertices;
+    // Counts land at [v] and become, by an inclusive prefix sum, the end of v's block; the
+    // placement walks the edges backwards and pre-decrements, which leaves each cursor at the
+    // start of its block and keeps input order (invariant 3) without a cursor copy.
     first_.assign(static_cast<size_t>(num_vertices) + 1, 0);
+    ArcId* first = first_.data();
     int64_t num_arcs = 0;
     for (int64_t i = 0; i < num_edges; ++i) {
       if (!keep(i)) continue;
-      ++first_[static_cast<size_t>(src[i]) + 1];
-      ++first_[static_cast<size_t>(dst[i]) + 1];
+      ++first[src[i]];
+      ++first[dst[i]];
       num_arcs += 2;
     }
     if (num_arcs > std::numeric_limits<ArcId>::max()) {
@@ -88,23 +92,26 @@ class ResidualGraph {
                               " edges exceed the supported maximum of " +
                               std::to_string(std::numeric_limits<ArcId>::max() / 2));
     }
-    for (VertexId v = 0; v < num_vertices; ++v) first_[v + 1] += first_[v];
+    ArcId total = 0;
+    for (VertexId v = 0; v < num_vertices; ++v) first[v] = total += first[v];
+    first[num_vertices] = total;
     head_.resize(static_cast<size_t>(num_arcs));
     reverse_.resize(static_cast<size_t>(num_arcs));
     residual->resize(static_cast<size_t>(num_arcs));
     if (arc_of_edge) arc_of_edge->assign(static_cast<size_t>(num_edges), -1);
-    std::vector<ArcId> next(first_.begin(), first_.end() - 1);
+    VertexId* head = head_.data();
+    ArcId* reverse = reverse_.data();
     int64_t* res = residual->data();
-    for (int64_t i = 0; i < num_edges; ++i) {
+    for (int64_t i = num_edges - 1; i >= 0; --i) {
       if (!keep(i)) continue;
       const auto u = static_cast<VertexId>(src[i]);
       const auto v = static_cast<VertexId>(dst[i]);
-      const ArcId a = next[u]++;
-      const ArcId b = next[v]++;
-      head_[a] = v;
-      head_[b] = u;
-      reverse_[a] = b;
-      reverse_[b] = a;
+      const ArcId a = --first[u];
+      const ArcId b = --first[v];
+      head[a] = v;
+      head[b] = u;
+      reverse[a] = b;
+      reverse[b] = a;
       res[a] = capacity(i);
       res[b] = 0;
       if (arc_of_edge) (*arc_of_edge)[i] = a;

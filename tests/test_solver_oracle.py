@@ -106,6 +106,31 @@ def test_cut_matches_networkx_on_larger_random_graphs(seed, algorithm):
 
 
 @pytest.mark.parametrize("algorithm", ALGORITHMS)
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1))
+def test_node_split_networks_match_networkx(seed, algorithm):
+    # Mostly infinite edges, as the partitioner's networks: min_cut's live-network route, where
+    # `auto` picks Boykov-Kolmogorov, with idle vertices, zero capacities and parallel edges.
+    # int64 arrays, so _solver hands them to C++ without numpy's checks.
+    rng = np.random.default_rng(seed)
+    k = int(rng.integers(3, 40))
+    s, t = 2 * k, 2 * k + 1
+    nodes = np.arange(k)
+    deps = rng.integers(0, k, (2, int(rng.integers(k, 3 * k))))
+    deps = deps[:, deps[0] != deps[1]]
+    fed = rng.choice(k, int(rng.integers(1, k + 1)))
+    drained = rng.choice(k, int(rng.integers(1, k + 1)))
+    extra = rng.integers(0, 2 * k + 2, (2, int(rng.integers(0, 4))))
+    src = np.concatenate([2 * nodes, 2 * deps.min(0) + 1, np.full(fed.size, s), 2 * drained + 1,
+                          extra[0]])
+    dst = np.concatenate([2 * nodes + 1, 2 * deps.max(0), 2 * fed, np.full(drained.size, t),
+                          extra[1]])
+    cap = np.concatenate([rng.integers(0, 9, k), np.full(deps.shape[1] + fed.size + drained.size,
+                                                         INF), rng.integers(0, 5, extra.shape[1])])
+    assert_matches_oracle(2 * k + 2, src, dst, cap.astype(np.int64), s, t, algorithm)
+
+
+@pytest.mark.parametrize("algorithm", ALGORITHMS)
 @settings(max_examples=40, deadline=None)
 @given(graph=graphs(max_nodes=8, max_edges=20, infinite=True))
 def test_huge_capacities_take_the_exact_128_bit_path(graph, algorithm):
