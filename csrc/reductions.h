@@ -1,6 +1,6 @@
 // Linear-time reductions applied before a max-flow solve.
 //
-// Problem: given a graph with capacities (an AdjacencyView or ResidualView, adjacency.h), a
+// Problem: given a graph with capacities (an Adjacency or a ResidualView, adjacency.h), a
 // source s and a sink t, find
 //   S_inf = vertices reachable from s through infinite edges  (on the source side of every
 //           finite cut: merged into the source),
@@ -51,7 +51,7 @@ struct VertexSpan {
 
 class Reductions {
  public:
-  // `graph` is an AdjacencyView or a ResidualView (adjacency.h) of the initial capacities: its
+  // `graph` is an Adjacency or a ResidualView (adjacency.h) of the initial capacities: its
   // for_each_out / for_each_in call f(w, infinite, k) for every positive-capacity edge (k: the
   // view's handle of the edge).
   // Returns false (and leaves roles undefined) when t is reachable from s through infinite
@@ -164,8 +164,8 @@ class Reductions {
   // joined a closure later (filter by role). Lets callers visit those roles without a pass
   // over all vertices.
   VertexSpan reaching_sink() const { return {to_sink_.data(), to_sink_count_}; }
-  // The view's handles of the finite positive edges out of S_inf's vertices, each once (their
-  // heads may have joined S_inf later).
+  // The view's handles (an Adjacency's: edge indices) of the finite positive edges out of
+  // S_inf's vertices, each once (their heads may have joined S_inf later).
   const std::vector<int32_t>& source_frontier() const { return source_frontier_; }
   const std::vector<VertexId>& unbounded_path() const { return path_; }
   VertexId num_live() const { return num_live_; }
