@@ -54,7 +54,9 @@ class BoykovKolmogorov {
     queue_head_ = queue_tail_ = kNoVertex;
     time_ = 1;
 
+    has_idle_ = false;
     for (VertexId v = 0; v < n_; ++v) {
+      has_idle_ |= role[v] != kLive && role[v] != kSourceSet && role[v] != kSinkSet;
       if (role[v] == kSourceSet || role[v] == kSinkSet) {
         tree_[v] = role[v] == kSourceSet ? kTreeS : kTreeT;
         parent_[v] = kRootArc;
@@ -69,6 +71,18 @@ class BoykovKolmogorov {
       if (v == kNoVertex) break;
       grow_from(v);
     }
+  }
+
+  // After run(), when every vertex was live or a terminal: in_sink[v] = 1 iff v is on the
+  // canonical sink side, which is then exactly tree T (invariant 3 with an empty queue: no
+  // free or S vertex has a residual arc into T, and every T vertex reaches the sink set along
+  // its tree arcs), so no residual search is needed. Returns false, writing nothing, if there
+  // were idle vertices: T never claims those, though some may reach the sink set.
+  bool sink_side(std::vector<uint8_t>* in_sink) const {
+    if (has_idle_) return false;
+    in_sink->resize(static_cast<size_t>(n_));
+    for (VertexId v = 0; v < n_; ++v) (*in_sink)[v] = tree_[v] == kTreeT;
+    return true;
   }
 
  private:
@@ -235,6 +249,7 @@ class BoykovKolmogorov {
   std::vector<VertexId> orphans_;     // orphan queue of the current adoption stage
   VertexId queue_head_ = kNoVertex, queue_tail_ = kNoVertex;
   int64_t time_ = 0;                  // augmentations so far (+1): the current stamp
+  bool has_idle_ = false;             // some vertex was neither live nor a terminal
 };
 
 }  // namespace fusioncut

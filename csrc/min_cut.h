@@ -113,10 +113,11 @@ class FlowSolver {
     if (initial) initial->assign(residual, residual + g.num_arcs());
     if (algorithm == Algorithm::kBoykovKolmogorov) {
       bk.run(g, residual, role);
+      if (!bk.sink_side(&in_sink_)) residual_sink_side(g, residual, role, &in_sink_, &queue_);
     } else {
       push_relabel.run(g, residual, role);
+      residual_sink_side(g, residual, role, &in_sink_, &queue_);
     }
-    residual_sink_side(g, residual, role, &in_sink_, &queue_);
     if (initial) {
       const std::string failure = check_cut(g, initial->data(), residual, role, in_sink_.data());
       if (!failure.empty()) {

@@ -36,7 +36,6 @@ edges (for node cuts: of nodes), source first."""
 ALGORITHMS = ("auto", "push_relabel", "boykov_kolmogorov")
 
 _EMPTY = np.zeros(0, dtype=np.int64)
-_INT64 = np.dtype(np.int64)
 _MAX_VERTICES = 2**31 - 3  # vertex ids are int32 in C++, two more for the merged terminals
 _MAX_NODES = (2**31 - 3) // 2  # a node is two vertices
 
@@ -85,16 +84,6 @@ def _one_dimensional(function: str, name: str, value: Any) -> np.ndarray:
             f"{function}: {name} must be a one-dimensional array, got shape {array.shape}"
         )
     return array
-
-
-def _is_int64_vector(value: Any) -> bool:
-    """True for a one-dimensional C-contiguous native int64 ndarray, which _core takes as is."""
-    return (
-        type(value) is np.ndarray
-        and value.ndim == 1
-        and value.dtype == _INT64
-        and value.flags.c_contiguous
-    )
 
 
 def _first(mask: np.ndarray) -> int:
@@ -258,15 +247,21 @@ def min_cut(
     if s == t:
         raise ValueError(f"{function}: source and sink are both {s}; they must differ")
     name = _algorithm(function, algorithm)
-    if _is_int64_vector(src) and _is_int64_vector(dst) and _is_int64_vector(capacity):
-        # Already what _core takes: it checks the values itself, in the same order and with
-        # the same messages, so numpy's passes here would only repeat them (and each numpy
-        # call costs ~10 us when the caches are cold, as in a compiler between other work).
-        src_array, dst_array, capacity_array = src, dst, capacity
-        _same_length(function, "dst", dst_array, src_array)
-    else:
-        src_array, dst_array = _edges(function, n, src, dst)
-        capacity_array = _capacity_array(function, "capacity", capacity)
+    if type(src) is np.ndarray and type(dst) is np.ndarray and type(capacity) is np.ndarray:
+        # Arrays that are already what _core takes (one-dimensional, C-contiguous, int64) go
+        # straight to it: it checks lengths and values itself, in the same order and with the
+        # same messages, so numpy's passes here would only repeat them (and each numpy call
+        # costs ~10 us when the caches are cold, as in a compiler between other work). Any
+        # other array makes pybind11 raise TypeError before anything runs: then convert.
+        try:
+            value, source_side, cut_edges, _ = _core.min_cut(
+                n, src, dst, capacity, s, t, name, bool(check)
+            )
+            return Cut(value, source_side, cut_edges)
+        except TypeError:
+            pass
+    src_array, dst_array = _edges(function, n, src, dst)
+    capacity_array = _capacity_array(function, "capacity", capacity)
     if capacity_array.shape[0] != src_array.shape[0]:
         raise ValueError(
             f"{function}: capacity has length {capacity_array.shape[0]} but src has length "
