@@ -12,10 +12,12 @@
 //   2. A residual graph of the live vertices only, S_inf and T_inf merged into two terminals.
 //   3. FlowSolver: 64-bit capacities when the capacity leaving the source is below kInfinity
 //      (then no excess, flow or residual can exceed it), else 128-bit; push-relabel or
-//      Boykov-Kolmogorov (`kAuto`: choose_algorithm()); residual_sink_side(); optionally the
-//      self-check (check.h), always in debug builds.
+//      Boykov-Kolmogorov (`kAuto`: choose_algorithm()); the sink side (BK's tree T, else
+//      residual_sink_side()); optionally the self-check (check.h), always in debug builds.
 //   4. Back to the input graph: S_inf to the source side, T_inf to the sink side, idle vertices
 //      to the sink side iff they reach it through idle vertices.
+//   5. The cut edges, from S_inf's finite out-edges, the live vertices' out-lists and the
+//      zero-capacity edges (no pass over all edges).
 // Otherwise nearly every vertex is live, and CutSolver runs steps 1 and 3 in place on one
 // residual graph of the input, as NodeCutGraph (node_cut.h) does on its fixed network.
 //
