@@ -56,6 +56,7 @@ from fusioncut.graph import JointGraph, Role, Value, unsupported_construct, valu
 from fusioncut.ops import OpKind
 from fusioncut.options import Options
 from fusioncut.policy import ReasonKind, analyze
+from fusioncut.partitioner import _static_input_mask
 from fusioncut.symexpr import SizeProgram, blossom_values
 
 try:  # the kinds policy.analyze never bans (views, getitems, SymInt arithmetic, inputs)
@@ -749,18 +750,6 @@ def _bound(v: Any, default):
             and getattr(v, "is_Integer", False):
         return int(v)
     return default
-
-
-def _static_input_mask(graph: JointGraph, static_lifetime_input_indices) -> np.ndarray:
-    """partition._static_input_mask (the same rule: the k-th primal is input k)."""
-    mask = np.zeros(graph.num_nodes, dtype=bool)
-    if static_lifetime_input_indices:
-        wanted = set(static_lifetime_input_indices)
-        primals = np.flatnonzero(graph.role == Role.PRIMAL)
-        for pos, i in enumerate(primals):
-            if pos in wanted:
-                mask[i] = True
-    return mask
 
 
 # --- decisions --------------------------------------------------------------------------------

@@ -92,13 +92,12 @@ class Decision:
 
 
 def _static_input_mask(graph: JointGraph, static_lifetime_input_indices) -> np.ndarray:
+    """Bool (n,): static-lifetime inputs; index k names the k-th primal input."""
     mask = np.zeros(graph.num_nodes, dtype=bool)
     if static_lifetime_input_indices:
-        wanted = set(static_lifetime_input_indices)
         primals = np.flatnonzero(graph.role == Role.PRIMAL)
-        for pos, i in enumerate(primals):
-            if pos in wanted:
-                mask[i] = True
+        wanted = [k for k in set(static_lifetime_input_indices) if 0 <= k < len(primals)]
+        mask[primals[wanted]] = True
     return mask
 
 
