@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 import fusioncut
 from fusioncut import dynamic
-from fusioncut.partitioner import decide
+from fusioncut.decision import decide
 
 warnings.filterwarnings("ignore", category=FutureWarning)
 
@@ -250,9 +250,9 @@ def test_weights_equal_cost_weights_of_the_sized_graph(attention_plan):
     expect = fusioncut.cost.weights(graph, p.policy, p.options, nbytes=numel * graph.itemsize)
     assert np.array_equal(w, expect)
     # The fast path's network weights are the same numbers on the kept nodes.
-    E = p._evaluate(p._values(sizes, "test"))
+    E = p._evaluate(p.sizes.values(sizes, "test"))
     fast = p._network_weights(E)
-    assert np.array_equal(fast[: len(p._net.keep)], w[p._net.keep])
+    assert np.array_equal(fast[: len(p._contracted.keep)], w[p._contracted.keep])
 
 
 def test_decision_cost_and_saved_bytes(crossing_plan):
@@ -316,7 +316,7 @@ def test_breakpoints_equal_brute_force(crossing_plan, flip_plan, which):
 
 def test_breakpoints_quadratic_sizes(quadratic_plan):
     p, sym = quadratic_plan
-    assert p._program.degree(list(p.symbols).index(sym)) == 2
+    assert p.program.degree(list(p.symbols).index(sym)) == 2
     last_exp = max(s for s in range(2, 100) if 8 * s * s < 4 * s + 4 * K)
     assert last_exp == 17
     got = [(a, b, d.key()) for a, b, d in p.breakpoints(sym, 2, K - 1)]
@@ -340,7 +340,7 @@ def test_breakpoints_non_polynomial_sizes():
     gm, ji, nf = capture(strided, crossing_args(51))
     p = dynamic.plan(gm, ji, num_fwd_outputs=nf)
     sym = _symbol_with_hint(p, 51)
-    assert p._program.depends_nonpolynomially(list(p.symbols).index(sym))
+    assert p.program.depends_nonpolynomially(list(p.symbols).index(sym))
     lo = p.symbols[sym].lo  # x[::2] guards s >= 3
     got = [(a, b, d.key()) for a, b, d in p.breakpoints(sym, lo, 1000)]
     assert [(a, b) for a, b, _ in got] == [(lo, 170), (171, 1000)]
@@ -480,7 +480,7 @@ def test_partition_for_sizes_runs_at_other_sizes():
         return sizes
 
     def partition_fn(joint_module, joint_inputs, *, num_fwd_outputs, **kwargs):
-        return dynamic.partition_for_sizes(joint_module, joint_inputs,
+        return fusioncut.partition_for_sizes(joint_module, joint_inputs,
                                            num_fwd_outputs=num_fwd_outputs, sizes=at_1000,
                                            report=reports.append, **kwargs)
 

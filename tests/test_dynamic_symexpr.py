@@ -1,4 +1,4 @@
-"""fusioncut.symexpr: size expressions compiled to int64 monomials, Bernstein control values."""
+"""fusioncut.dynamic.symexpr: size expressions compiled to int64 monomials, Bernstein control values."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import sympy
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from fusioncut.symexpr import SizeExpressionError, SizeProgram, blossom_values
+from fusioncut.dynamic.symexpr import SizeExpressionError, SizeProgram, blossom_values
 
 s0, s1 = sympy.symbols("s0 s1", integer=True, positive=True)
 

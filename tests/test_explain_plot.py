@@ -1,4 +1,4 @@
-"""fusioncut.plot: the cut drawing (SVG) and the bytes chart (PNG) are produced and show the
+"""fusioncut.report.plot: the cut drawing (SVG) and the bytes chart (PNG) are produced and show the
 partition the report describes."""
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ import pytest
 import torch
 
 from fusioncut.demo import DemoConfig, DemoGPT, demo_inputs
-from fusioncut.explain import explain
-from fusioncut.plot import COLORS, bytes_chart, cut_svg, write_cut_svg
+from fusioncut.report import explain
+from fusioncut.report.plot import COLORS, bytes_chart, cut_svg, write_cut_svg
 
 pytestmark = pytest.mark.filterwarnings("ignore::FutureWarning")
 SVG = "{http://www.w3.org/2000/svg}"

@@ -1,4 +1,4 @@
-"""fusioncut.explain: the report says what the partitioners actually produced, and why.
+"""fusioncut.report: the report says what the partitioners actually produced, and why.
 
 Every check compares the report against modules produced independently: fusioncut.partition,
 torch's min_cut_rematerialization_partition and default_partition, each run here on its own
@@ -20,11 +20,11 @@ from torch.utils.checkpoint import CheckpointPolicy
 import fusioncut
 from fusioncut import _log
 from fusioncut.demo import DemoConfig, DemoGPT, demo_inputs
-from fusioncut.explain import (
+from fusioncut.report import (
     Report, capture, explain, explain_joint, format_partition_error, report_from_decision,
 )
 from fusioncut.options import Options
-from fusioncut.partitioner import PartitionError
+from fusioncut.decision import PartitionError
 
 pytestmark = pytest.mark.filterwarnings("ignore::FutureWarning")
 

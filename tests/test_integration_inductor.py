@@ -159,7 +159,7 @@ def test_inductor_partitioner_uuid_tracks_options_and_version(monkeypatch):
     assert InductorPartitioner(Options(distance_cap=3)).uuid() != InductorPartitioner(
         Options(distance_cap=4)
     ).uuid()
-    monkeypatch.setattr(fusioncut, "__version__", "999.0")
+    monkeypatch.setattr(fusioncut.inductor, "__version__", "999.0")
     assert InductorPartitioner().uuid() != base
 
 

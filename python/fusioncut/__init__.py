@@ -1,5 +1,20 @@
-"""fusioncut: a fusion-aware activation-recomputation partitioner for PyTorch."""
+"""fusioncut: a fusion-aware activation-recomputation partitioner for PyTorch.
 
+The max-flow core (``min_cut``, ``min_node_cut``, ``NodeCutGraph``) needs only numpy; every
+other name needs torch and is imported on first use, so ``import fusioncut`` works without
+torch. Layers, bottom to top (docs/design.md):
+
+    _solver (C++ _core) · _torch_compat · _log · options
+    ops · graph                          the joint graph as arrays
+    policy · cost · network              the rules: bans, weights, the flow network
+    decision · emit · fallback           decide, build the modules, hand back to torch
+    dynamic/ · report/                   re-solving per size; explanations
+    partitioner · inductor · cli         the front doors
+"""
+
+import importlib
+
+from fusioncut import _log  # noqa: F401  (applies FUSIONCUT_LOG; needs neither torch nor numpy)
 from fusioncut._core import __version__
 from fusioncut._solver import (
     INF,
@@ -11,62 +26,38 @@ from fusioncut._solver import (
     min_node_cut,
 )
 
-__all__ = [
-    "INF",
-    "Cut",
-    "NodeCut",
-    "NodeCutGraph",
-    "UnboundedCutError",
-    "__version__",
-    "min_cut",
-    "min_node_cut",
-]
-
-# Emission and PyTorch integration (need torch; imported on first use so that the max-flow
-# core works without torch).
-__all__ += ["FallbackWarning", "InductorPartitioner", "build_modules"]
-_LAZY_TORCH_EXPORTS = {
+_LAZY = {
+    "build_modules": "fusioncut.emit",
     "FallbackWarning": "fusioncut.fallback",
     "InductorPartitioner": "fusioncut.inductor",
-    "build_modules": "fusioncut.emit",
+    "Options": "fusioncut.options",
+    "Decision": "fusioncut.decision",
+    "PartitionError": "fusioncut.decision",
+    "decide": "fusioncut.decision",
+    "partition": "fusioncut.partitioner",
+    "partition_for_sizes": "fusioncut.partitioner",
+    "Plan": "fusioncut.dynamic",
+    "RangeReport": "fusioncut.dynamic",
+    "SizeError": "fusioncut.dynamic",
+    "SizedDecision": "fusioncut.dynamic",
+    "UnbackedSizeWarning": "fusioncut.dynamic",
+    "check_optimal_over_ranges": "fusioncut.dynamic",
+    "plan": "fusioncut.dynamic",
+    "Report": "fusioncut.report",
+    "capture": "fusioncut.report",
+    "explain": "fusioncut.report",
+    "explain_joint": "fusioncut.report",
+    "format_partition_error": "fusioncut.report",
 }
+
+__all__ = ["INF", "Cut", "NodeCut", "NodeCutGraph", "UnboundedCutError", "__version__",
+           "min_cut", "min_node_cut", *sorted(_LAZY)]
 
 
 def __getattr__(name):
-    module = _LAZY_TORCH_EXPORTS.get(name)
+    module = _LAZY.get(name)
     if module is None:
         raise AttributeError(f"module 'fusioncut' has no attribute {name!r}")
-    import importlib
-
     value = getattr(importlib.import_module(module), name)
     globals()[name] = value
     return value
-
-# Decision layer: graph analysis, cost model, bans and annotations, orchestration.
-__all__ += ["Decision", "Options", "PartitionError", "decide", "partition"]
-_LAZY_TORCH_EXPORTS.update({
-    "Decision": "fusioncut.partitioner",
-    "Options": "fusioncut.options",
-    "PartitionError": "fusioncut.partitioner",
-    "decide": "fusioncut.partitioner",
-    "partition": "fusioncut.partitioner",
-})
-
-# Dynamic shapes: analyse once, decide per size (issue #4; docs/dynamic.md).
-__all__ += ["Plan", "SizeError", "SizedDecision", "UnbackedSizeWarning",
-            "check_optimal_over_ranges", "partition_for_sizes", "plan"]
-_LAZY_TORCH_EXPORTS.update({
-    name: "fusioncut.dynamic"
-    for name in ("Plan", "SizeError", "SizedDecision", "UnbackedSizeWarning",
-                 "check_optimal_over_ranges", "partition_for_sizes", "plan")
-})
-
-# Explanations, pictures and logging (issue #5; docs/explain.md). Importing _log applies
-# FUSIONCUT_LOG=debug|info; it needs neither torch nor numpy.
-from fusioncut import _log  # noqa: E402,F401
-
-__all__ += ["Report", "explain", "explain_joint", "format_partition_error"]
-_LAZY_TORCH_EXPORTS.update({
-    name: "fusioncut.explain"
-    for name in ("Report", "explain", "explain_joint", "format_partition_error")
-})

@@ -7,8 +7,12 @@ applications that configure ``logging`` themselves need nothing from here.
 ``log_decision(decision, ...)`` is the one call the partition flow makes after deciding: it
 logs a one-line summary at INFO, the saved set at DEBUG, and, when ``torch._logging``
 structured tracing is on (``TORCH_TRACE=...``, read by tlparse), emits the decision as an
-artifact named ``fusioncut_decision`` whose payload is JSON. Building the payload costs
-nothing unless one of those is enabled.
+artifact named ``fusioncut_decision`` whose payload is JSON (``decision.summary()``). Building
+the payload costs nothing unless one of those is enabled.
+
+This module sits below everything else in fusioncut: it imports no fusioncut module but
+``_torch_compat`` (lazily, since torch is optional here), and the byte formatting it shares
+with the reports (``format_bytes``) lives here.
 """
 
 from __future__ import annotations
@@ -16,9 +20,11 @@ from __future__ import annotations
 import json
 import logging
 import os
+import sys
 from typing import Any
 
-__all__ = ["ENV_VAR", "TRACE_ARTIFACT", "configure_from_env", "log_decision", "logger"]
+__all__ = ["ENV_VAR", "TRACE_ARTIFACT", "configure_from_env", "format_bytes", "log_decision",
+           "logger"]
 
 ENV_VAR = "FUSIONCUT_LOG"
 TRACE_ARTIFACT = "fusioncut_decision"
@@ -44,8 +50,6 @@ def configure_from_env(value: str | None = None) -> int | None:
         return None
     level = _LEVELS.get(value.strip().lower())
     if level is None:
-        import sys
-
         print(f"fusioncut: ignoring {ENV_VAR}={value!r}; expected one of "
               + ", ".join(_LEVELS), file=sys.stderr)
         return None
@@ -71,9 +75,7 @@ def log_decision(decision: Any, **extra: Any) -> None:
     tracing = trace is not None and _trace_active()
     if not (tracing or logger.isEnabledFor(logging.INFO)):
         return
-    from fusioncut.explain import decision_summary, format_bytes
-
-    summary = decision_summary(decision, **extra)
+    summary = decision.summary(**extra)
     if logger.isEnabledFor(logging.INFO):
         logger.info("decision: %d nodes, saved %d values (%s), %s", summary["num_nodes"],
                     len(summary["saved"]), format_bytes(summary["saved_bytes"]),
@@ -87,6 +89,18 @@ def log_decision(decision: Any, **extra: Any) -> None:
         trace("artifact",
               metadata_fn=lambda: {"name": TRACE_ARTIFACT, "encoding": "json"},
               payload_fn=lambda: json.dumps(summary))
+
+
+def format_bytes(n: int | float | None) -> str:
+    """``1536`` -> ``"1.5 KiB"``; None -> ``"-"``."""
+    if n is None:
+        return "-"
+    n = float(n)
+    for unit in ("B", "KiB", "MiB", "GiB", "TiB"):
+        if abs(n) < 1024 or unit == "TiB":
+            return f"{n:.0f} {unit}" if unit == "B" else f"{n:.1f} {unit}"
+        n /= 1024
+    return f"{n} B"
 
 
 def _trace_active() -> bool:

@@ -339,3 +339,8 @@ def may_have_free_symbols(val: Any) -> bool:
     return isinstance(val, (torch.SymInt, torch.SymFloat, torch.SymBool)) or isinstance(
         val, (list, tuple)
     )
+
+
+def ordered_set(items: Any) -> Any:
+    """torch's ``OrderedSet`` (what ``_extract_fwd_bwd_modules`` takes for static inputs)."""
+    return _require("torch.utils._ordered_set", "OrderedSet")(items)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import importlib.util
 import os
 import subprocess
 import sys
@@ -238,12 +239,12 @@ def _write_outputs(report, args, title: str) -> None:
         Path(args.json).write_text(report.to_json() + "\n", encoding="utf-8")
         print(f"wrote {args.json}")
     if args.svg:
-        from fusioncut.plot import write_cut_svg
+        from fusioncut.report.plot import write_cut_svg
 
         write_cut_svg(report, args.svg, hops=args.hops, focus=args.focus, title=title)
         print(f"wrote {args.svg}")
     if args.png:
-        from fusioncut.plot import bytes_chart
+        from fusioncut.report.plot import bytes_chart
 
         try:
             bytes_chart(report, args.png, title=title)
@@ -253,18 +254,56 @@ def _write_outputs(report, args, title: str) -> None:
 
 
 def _check_outputs(args) -> None:
+    """Every named output file can be written, checked before any work."""
     for flag in ("svg", "png", "json"):
         path = getattr(args, flag)
-        if path and not Path(path).resolve().parent.is_dir():
+        if not path:
+            continue
+        target = Path(path)
+        if target.is_dir():
+            raise CliError(f"--{flag} {path}: is a directory; name a file")
+        parent = target.resolve().parent
+        if not parent.is_dir():
             raise CliError(f"--{flag} {path}: directory {str(Path(path).parent)!r} "
                            "does not exist")
+        if not os.access(parent, os.W_OK) or (target.exists() and not os.access(target, os.W_OK)):
+            raise CliError(f"--{flag} {path}: not writable")
+    if getattr(args, "png", None) and importlib.util.find_spec("matplotlib") is None:
+        raise CliError(f"--png {args.png}: needs matplotlib (pip install matplotlib)")
+
+
+class _QuietTorch:
+    """Raise torch's loggers to CRITICAL while the user's model is traced: a failing trace
+    then ends in one line from us, not in PyTorch's logged traceback. FUSIONCUT_LOG=debug
+    keeps them."""
+
+    def __enter__(self):
+        import logging
+
+        self._saved = {}
+        if logging.getLogger("fusioncut").isEnabledFor(logging.DEBUG):
+            return self
+        names = [n for n in logging.root.manager.loggerDict if n == "torch"
+                 or n.startswith("torch.")]
+        for name in names + ["torch"]:
+            lg = logging.getLogger(name)
+            self._saved[name] = lg.level
+            lg.setLevel(logging.CRITICAL)
+        return self
+
+    def __exit__(self, *exc):
+        import logging
+
+        for name, level in self._saved.items():
+            logging.getLogger(name).setLevel(level)
+        return False
 
 
 def cmd_demo(args) -> int:
     import torch
 
     from fusioncut.demo import DemoConfig, DemoGPT, demo_inputs
-    from fusioncut.explain import explain, format_bytes, format_totals
+    from fusioncut.report import explain, format_bytes, format_totals
 
     _check_outputs(args)
     if args.d_model % 4:
@@ -314,7 +353,7 @@ def _print_verdict(report, format_bytes) -> None:
 def cmd_explain(args) -> int:
     import torch
 
-    from fusioncut.explain import explain
+    from fusioncut.report import explain
 
     _check_outputs(args)
     specs = list(args.input)
@@ -337,9 +376,11 @@ def cmd_explain(args) -> int:
         raise CliError(f"{args.target}() returned a function but no --input is floating "
                        "point: nothing requires grad, so there is no backward to partition")
     try:
-        report = explain(made, *inputs, options=_options(args), compare=not args.no_compare)
+        with _QuietTorch():
+            report = explain(made, *inputs, options=_options(args),
+                             compare=not args.no_compare)
     except Exception as e:
-        from fusioncut.partitioner import PartitionError
+        from fusioncut.decision import PartitionError
 
         if isinstance(e, PartitionError):
             raise
@@ -435,10 +476,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"{prog}: interrupted", file=sys.stderr)
         return 130
     except Exception as e:
-        from fusioncut.partitioner import PartitionError
+        from fusioncut.decision import PartitionError
 
         if isinstance(e, PartitionError):
-            from fusioncut.explain import format_partition_error
+            from fusioncut.report import format_partition_error
 
             print(format_partition_error(e), file=sys.stderr)
             return 1

@@ -22,7 +22,7 @@ import torch.fx as fx
 
 from fusioncut import _torch_compat
 
-__all__ = ["FallbackWarning", "describe_node", "fallback_partition"]
+__all__ = ["FallbackWarning", "describe_node", "fallback_partition", "unsupported_config"]
 
 
 class FallbackWarning(UserWarning):
@@ -41,6 +41,22 @@ def describe_node(kind: str, node: fx.Node) -> str:
     else:
         label = str(target)
     return f"{kind} {label} (node {node.name!r})"
+
+
+def unsupported_config() -> str | None:
+    """torch settings that change what a partitioner must emit and that fusioncut does not
+    model, named for a warning; read once per call, never cached."""
+    if _torch_compat.activation_offloading_enabled():
+        return "torch._functorch.config.enable_activation_offloading = True"
+    if _torch_compat.activation_quantization_enabled():
+        return "activation quantization (post_grad_fusion_options)"
+    config = _torch_compat.functorch_config()
+    budget = getattr(config, "activation_memory_budget", 1.0)
+    if budget != 1.0:
+        return f"torch._functorch.config.activation_memory_budget = {budget}"
+    if getattr(config, "_sync_decision_cross_ranks", False):
+        return "torch._functorch.config._sync_decision_cross_ranks = True"
+    return None
 
 
 def fallback_partition(

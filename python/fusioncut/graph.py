@@ -27,7 +27,9 @@ saving costs is ``cost.py``. The sizes of a node are ``value_size(val)``, a func
 from __future__ import annotations
 
 import enum
+from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 import torch
@@ -155,23 +157,31 @@ class JointGraph:
     def consumer_fusible(self) -> np.ndarray:
         return _kind_mask(self.kind, CONSUMER_FUSIBLE)
 
+    def static_input_mask(self, static_lifetime_input_indices=None) -> np.ndarray:
+        """bool (n,): the static-lifetime inputs (parameters, buffers); index k of
+        ``static_lifetime_input_indices`` names the k-th primal input."""
+        mask = np.zeros(self.num_nodes, dtype=bool)
+        if static_lifetime_input_indices:
+            primals = np.flatnonzero(self.role == Role.PRIMAL)
+            wanted = [k for k in set(static_lifetime_input_indices) if 0 <= k < len(primals)]
+            mask[primals[wanted]] = True
+        return mask
+
     def op_name(self, i: int) -> str:
         node = self.nodes[i]
         return op_name(node.target) if node.op == "call_function" else node.op
 
     @classmethod
     def from_fx(cls, gm: fx.GraphModule, num_fwd_outputs: int,
-                unbacked_size_hint: int = 4096) -> JointGraph:
-        nodes: list[fx.Node] = list(gm.graph.nodes)
-        output_node = None
-        if nodes and nodes[-1].op == "output":
-            output_node = nodes.pop()
-        else:
-            outs = [nd for nd in nodes if nd.op == "output"]
-            nodes = [nd for nd in nodes if nd.op != "output"]
-            output_node = outs[0] if outs else None
+                unbacked_size_hint: int = 4096, *, function: str = "partition",
+                static_lifetime_input_indices: Sequence[int] | None = None) -> JointGraph:
+        """The arrays of ``gm``'s graph. Malformed input raises before anything is decided
+        (``check_joint_module``); ``function`` names the caller in those messages."""
+        output_node = check_joint_module(gm, num_fwd_outputs, static_lifetime_input_indices,
+                                         function)
+        nodes: list[fx.Node] = [nd for nd in gm.graph.nodes if nd is not output_node]
         n = len(nodes)
-        index = {node: i for i, node in enumerate(nodes)}
+        index: dict[fx.Node, int] = {}
 
         kind = [0] * n
         value = [_MISSING] * n
@@ -233,7 +243,11 @@ class JointGraph:
                 annotated.append(i)
             if "partitioner_tag" in meta:
                 partitioner_tags[i] = meta["partitioner_tag"]
-            ins = [index[x] for x in node.all_input_nodes]
+            try:
+                ins = [index[x] for x in node.all_input_nodes]
+            except KeyError:
+                raise _bad_input(function, node, nodes) from None
+            index[node] = i
             inputs.append(ins)
             if ins:
                 j0 = ins[0]
@@ -386,6 +400,85 @@ def _placeholder_role(node: fx.Node) -> int:
     return int(Role.PRIMAL)
 
 
+_NODE_OPS = ("placeholder", "get_attr", "call_function", "output")
+
+
+def check_joint_module(gm: Any, num_fwd_outputs: Any,
+                       static_lifetime_input_indices: Any = None,
+                       function: str = "partition") -> fx.Node:
+    """Check what a partitioner is handed, before any work; return the output node.
+
+    Rejects (naming ``function``, the argument or node, and what is valid): a ``gm`` that is not
+    an ``fx.GraphModule`` (``TypeError``); a graph without exactly one output node, or whose
+    output is not last; ``call_module`` / ``call_method`` nodes (AOTAutograd joint graphs have
+    none); ``num_fwd_outputs`` that is not an int in ``[0, number of outputs]``;
+    ``static_lifetime_input_indices`` that is not a sequence of ints in ``[0, number of
+    primal inputs)``. Uses before definition, cycles and nodes of other graphs are found by
+    ``JointGraph.from_fx`` in its one pass.
+    """
+    if not isinstance(gm, fx.GraphModule):
+        raise TypeError(f"{function}: joint_module must be a torch.fx.GraphModule, got "
+                        f"{type(gm).__name__}")
+    outputs = list(gm.graph.find_nodes(op="output"))
+    if len(outputs) != 1:
+        raise ValueError(f"{function}: the joint graph has {len(outputs)} output nodes; it "
+                         f"must have exactly one (AOTAutograd's forward and backward outputs)")
+    output_node = outputs[0]
+    if output_node.next.op != "root":
+        raise ValueError(f"{function}: the joint graph's output node {output_node.name!r} is "
+                         f"not its last node")
+    placeholders = 0
+    is_primal = _torch_compat.is_primal()
+    for node in gm.graph.nodes:
+        if node.op not in _NODE_OPS:
+            raise ValueError(f"{function}: node {node.name!r} is a {node.op} node; a joint "
+                             f"graph holds only {', '.join(_NODE_OPS)} nodes (trace it with "
+                             f"AOTAutograd)")
+        if node.op == "placeholder" and is_primal(node):
+            placeholders += 1
+    num_outputs = len(list(_flatten(output_node.args)))
+    if isinstance(num_fwd_outputs, bool) or not isinstance(num_fwd_outputs, int):
+        raise TypeError(f"{function}: num_fwd_outputs must be an int in [0, {num_outputs}], "
+                        f"got {type(num_fwd_outputs).__name__} {num_fwd_outputs!r}")
+    if not 0 <= num_fwd_outputs <= num_outputs:
+        raise ValueError(f"{function}: num_fwd_outputs = {num_fwd_outputs} is out of range "
+                         f"[0, {num_outputs}] (the joint graph has {num_outputs} outputs)")
+    if static_lifetime_input_indices is not None:
+        if isinstance(static_lifetime_input_indices, (str, bytes)) or not isinstance(
+                static_lifetime_input_indices, (Sequence, set, frozenset)):
+            raise TypeError(f"{function}: static_lifetime_input_indices must be a sequence of "
+                            f"ints or None, got {type(static_lifetime_input_indices).__name__}")
+        for k, x in enumerate(static_lifetime_input_indices):
+            if isinstance(x, bool) or not isinstance(x, (int, np.integer)):
+                raise TypeError(f"{function}: static_lifetime_input_indices[{k}] = {x!r} is "
+                                f"not an int")
+            if not 0 <= x < placeholders:
+                raise ValueError(f"{function}: static_lifetime_input_indices[{k}] = {x} is out "
+                                 f"of range [0, {placeholders}) (the joint graph's primal "
+                                 f"inputs)")
+    return output_node
+
+
+def _bad_input(function: str, node: fx.Node, nodes: list[fx.Node]) -> ValueError:
+    """A node whose argument is not defined before it: a use before definition (or a cycle),
+    or a node of another graph."""
+    known = set(nodes)
+    for x in node.all_input_nodes:
+        if x is node:
+            return ValueError(f"{function}: node {node.name!r} uses itself (a cycle)")
+        if x in known and nodes.index(x) > nodes.index(node):
+            where = nodes.index(x)
+            return ValueError(f"{function}: node {node.name!r} uses {x.name!r}, which comes "
+                              f"after it in the graph (node {where}): a use before definition "
+                              f"or a cycle; a joint graph is in topological order")
+        if x.op == "output" and x.graph is node.graph:
+            return ValueError(f"{function}: node {node.name!r} uses the output node")
+    foreign = [x for x in node.all_input_nodes if x not in known]
+    name = foreign[0].name if foreign else "?"
+    return ValueError(f"{function}: node {node.name!r} uses {name!r}, which is not a node of "
+                      f"this graph")
+
+
 def unsupported_construct(gm: fx.GraphModule) -> str | None:
     """The first construct fusioncut does not partition itself, named for a warning, or None.
 
@@ -402,8 +495,6 @@ def unsupported_construct(gm: fx.GraphModule) -> str | None:
             k = classify(op, node.target)
             if k == OpKind.HIGHER_ORDER:
                 return f"higher-order op {op_name(node.target)} (node {node.name})"
-        elif op in ("call_module", "call_method"):
-            return f"{op} node {node.name}"
         if "val" not in node.meta:
             if op == "get_attr":
                 continue

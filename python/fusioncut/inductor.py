@@ -18,6 +18,9 @@ import hashlib
 from typing import Any
 
 from fusioncut import _torch_compat
+from fusioncut._core import __version__
+from fusioncut.options import Options
+from fusioncut.partitioner import partition
 
 __all__ = ["InductorPartitioner", "options_fingerprint"]
 
@@ -25,8 +28,6 @@ __all__ = ["InductorPartitioner", "options_fingerprint"]
 def options_fingerprint(options: Any) -> str:
     """A canonical, order-independent text for an ``Options`` value (field=repr, sorted)."""
     if options is None:
-        from fusioncut.options import Options
-
         options = Options()
     if not dataclasses.is_dataclass(options):
         raise TypeError(
@@ -41,8 +42,6 @@ class InductorPartitioner(_torch_compat.custom_partitioner_fn_base()):  # type: 
 
     def __init__(self, options: Any = None) -> None:
         if options is not None:
-            from fusioncut.options import Options
-
             if not isinstance(options, Options):
                 raise TypeError(
                     f"InductorPartitioner: options = {options!r} is not a fusioncut.Options"
@@ -50,15 +49,12 @@ class InductorPartitioner(_torch_compat.custom_partitioner_fn_base()):  # type: 
         self.options = options
 
     def __call__(self, gm: Any, joint_inputs: Any, **kwargs: Any) -> tuple[Any, Any]:
-        from fusioncut.partitioner import partition
-
         return partition(gm, joint_inputs, options=self.options, **kwargs)
 
     def uuid(self) -> str:
-        from fusioncut import __version__
-
         text = f"fusioncut {__version__} {options_fingerprint(self.options)}"
         return hashlib.sha256(text.encode()).hexdigest()
 
     def __repr__(self) -> str:
         return f"InductorPartitioner(options={self.options!r})"
+

@@ -21,6 +21,13 @@ import math
 from dataclasses import dataclass
 
 MODES = ("runtime", "memory")
+ALGORITHMS = ("auto", "push_relabel", "boykov_kolmogorov")
+
+# Bounds that keep every weight computation far inside int64 (the solver's INF is 2**62):
+# bytes (< 2**52 for any real tensor) x factor, and sizes x itemsize.
+MAX_FACTOR = 1024
+MAX_SYMINT_BYTES = 2**32
+MAX_SIZE_HINT = 2**40
 
 
 @dataclass(frozen=True)
@@ -45,7 +52,8 @@ class Options:
     unmaterialized_factor: int = 2
     """Weight multiplier for a value the forward would not otherwise write to memory: saving it
     costs one write in the forward and one read in the backward (Algorithm 2). A value that
-    is materialized anyway costs its bytes once. Range: ``>= 1``."""
+    is materialized anyway costs its bytes once. Range: ``[1, 1024]`` (bytes x factor must
+    stay far below the solver's 2**62)."""
 
     static_inputs_free_to_save: bool = True
     """Static-lifetime inputs (parameters, buffers) stay alive across forward and backward
@@ -53,7 +61,7 @@ class Options:
 
     symint_bytes: int = 1
     """Weight of saving one SymInt. A SymInt is a host integer, so any small positive number
-    works; torch uses 1. Range: ``>= 0``."""
+    works; torch uses 1. Range: ``[0, 2**32]``."""
 
     distance_cap: int = 32
     """The tie-break prefers saving values closer to the backward: among cuts of equal byte
@@ -62,7 +70,8 @@ class Options:
     single byte. Range: ``[0, 1024]``."""
 
     unbacked_size_hint: int = 4096
-    """Element count assumed for a size that has no hint (unbacked SymInt). Range: ``>= 1``."""
+    """Element count assumed for a size that has no hint (unbacked SymInt). Range:
+    ``[1, 2**40]``."""
 
     annotations_override_bans: bool = True
     """``node.meta["recompute"] in (MUST_RECOMPUTE, PREFER_RECOMPUTE)`` lifts heuristic bans
@@ -78,28 +87,28 @@ class Options:
         def bad(name: str, value: object, valid: str) -> ValueError:
             return ValueError(f"Options: {name} = {value!r} is invalid; expected {valid}")
 
-        if self.mode not in MODES:
+        if not isinstance(self.mode, str) or self.mode not in MODES:
             raise bad("mode", self.mode, "one of " + ", ".join(repr(m) for m in MODES))
         if not isinstance(self.reduction_ratio, (int, float)) or isinstance(
             self.reduction_ratio, bool
         ) or math.isnan(self.reduction_ratio) or self.reduction_ratio <= 1:
             raise bad("reduction_ratio", self.reduction_ratio, "a number > 1 (or math.inf)")
-        if self.ban_materialized_in_backward not in (None, True, False):
+        if self.ban_materialized_in_backward is not None and not isinstance(
+                self.ban_materialized_in_backward, bool):
             raise bad("ban_materialized_in_backward", self.ban_materialized_in_backward,
                       "None, True or False")
-        _check_int(bad, "unmaterialized_factor", self.unmaterialized_factor, 1, None)
+        _check_int(bad, "unmaterialized_factor", self.unmaterialized_factor, 1, MAX_FACTOR)
         if not isinstance(self.static_inputs_free_to_save, bool):
             raise bad("static_inputs_free_to_save", self.static_inputs_free_to_save,
                       "True or False")
-        _check_int(bad, "symint_bytes", self.symint_bytes, 0, None)
+        _check_int(bad, "symint_bytes", self.symint_bytes, 0, MAX_SYMINT_BYTES)
         _check_int(bad, "distance_cap", self.distance_cap, 0, 1024)
-        _check_int(bad, "unbacked_size_hint", self.unbacked_size_hint, 1, None)
+        _check_int(bad, "unbacked_size_hint", self.unbacked_size_hint, 1, MAX_SIZE_HINT)
         if not isinstance(self.annotations_override_bans, bool):
             raise bad("annotations_override_bans", self.annotations_override_bans,
                       "True or False")
-        if self.algorithm not in ("auto", "push_relabel", "boykov_kolmogorov"):
-            raise bad("algorithm", self.algorithm,
-                      "'auto', 'push_relabel' or 'boykov_kolmogorov'")
+        if not isinstance(self.algorithm, str) or self.algorithm not in ALGORITHMS:
+            raise bad("algorithm", self.algorithm, "one of " + ", ".join(map(repr, ALGORITHMS)))
 
     @property
     def bans_materialized_in_backward(self) -> bool:

@@ -16,9 +16,12 @@ annotations: the partitioner drops them when they lie on a path that makes every
 infinite.
 
 Bans apply to FORWARD nodes (and random ops the forward does not need): any other node the
-forward does not need is computed once, wherever the cut puts it, which is not recomputation. Views and getitems are never banned (they cost nothing;
-the op that produced their storage carries the ban). The structure is size-independent except
-for the reduction ban, which compares element counts (size hints under dynamic shapes).
+forward does not need is computed once, wherever the cut puts it, which is not recomputation.
+Views and getitems are never banned (``NEVER_BANNED``: they cost nothing; the op that produced
+their storage carries the ban). The structure is size-independent except for the reduction ban
+(``reduction_ban``), which compares element counts; ``Policy.reduction_decides`` marks the
+nodes whose ban it alone decides, so dynamic shapes re-evaluate exactly that rule at other
+sizes.
 """
 
 from __future__ import annotations
@@ -53,19 +56,30 @@ class ReasonKind(enum.Enum):
 
 @dataclass(frozen=True)
 class Reason:
+    """Why a node is constrained: a ``ReasonKind``, a human detail (the op, the sizes) and,
+    where another node is the cause (the backward op that materializes a value), its index."""
+
     kind: ReasonKind
     detail: str
+    cause: int | None = None
+    group: str | None = None
+    """What reasons of one kind have in common (the op), for summaries; None: the detail."""
 
     def __str__(self) -> str:
         return f"{self.kind.value}: {self.detail}"
+
+    @property
+    def summary(self) -> str:
+        """``str(self)`` without what is specific to one node: one row per kind and op."""
+        return f"{self.kind.value}: {self.detail if self.group is None else self.group}"
 
 
 _RECOMPUTE_TAGS = (CheckpointPolicy.MUST_RECOMPUTE, CheckpointPolicy.PREFER_RECOMPUTE)
 # Bans that keep the graph correct; no annotation lifts them.
 _HARD_KINDS = frozenset({OpKind.MUTATING, OpKind.EFFECTFUL})
-_NEVER_BANNED = frozenset({OpKind.VIEW, OpKind.GETITEM, OpKind.SYMBOLIC,
-                           OpKind.PLACEHOLDER, OpKind.GET_ATTR})
-_LOOK_THROUGH = (OpKind.VIEW, OpKind.GETITEM)
+NEVER_BANNED = frozenset({OpKind.VIEW, OpKind.GETITEM, OpKind.SYMBOLIC,
+                          OpKind.PLACEHOLDER, OpKind.GET_ATTR})
+"""Op kinds no ban applies to: they cost nothing to recompute, or are inputs."""
 _VALUE_NAMES = {Value.SYMOTHER: "SymFloat/SymBool/scalar", Value.MULTI: "tuple",
                 Value.NONE: "None", Value.OPAQUE: "opaque object", Value.MISSING: "no meta['val']"}
 
@@ -78,6 +92,9 @@ class Policy:
     soft_ban: np.ndarray  # bool (n,): ban[i] comes from PREFER_SAVE
     soft_recompute: np.ndarray  # bool (n,): recompute[i] comes from PREFER_RECOMPUTE
     replays_rng: bool  # an annotated random op is recomputed: the emitter must replay its RNG
+    reduction_decides: np.ndarray
+    """bool (n,): the reduction rule alone decides whether node i is banned (no other ban,
+    annotation or lifting applies). Under other sizes only these nodes' bans can change."""
 
     def banned_mask(self) -> np.ndarray:
         return _not_none(self.ban)
@@ -92,6 +109,31 @@ class Policy:
 def _not_none(reasons: list) -> np.ndarray:
     return np.fromiter(map(operator.is_not, reasons, itertools.repeat(None)), dtype=bool,
                        count=len(reasons))
+
+
+def reduction_ban(out_numel, in_numel, ratio: float):
+    """The reduction rule: recomputing an op whose output has ``ratio`` times fewer elements
+    than its tensor inputs together is banned. Element counts (ints, numpy arrays or Python
+    ints of any size) are compared in float64, the same way at every call site."""
+    out_f = np.asarray(out_numel, dtype=np.float64)
+    in_f = np.asarray(in_numel, dtype=np.float64)
+    return (out_f * ratio <= in_f) & (in_f > 0)
+
+
+_COUNTED_VALUES = (Value.TENSOR, Value.MULTI)
+"""Inputs whose elements count towards a node's input size: tensors and tuples of tensors
+(SymInts and scalars do not)."""
+
+
+def reduction_input_edges(graph: JointGraph) -> np.ndarray:
+    """bool over edges: the producer's elements count towards its user's input size."""
+    return np.isin(graph.value[graph.edge_src], _COUNTED_VALUES)
+
+
+def reduction_inputs(graph: JointGraph, i: int) -> list[int]:
+    """The inputs of node ``i`` whose elements count towards its input size."""
+    value = graph.value
+    return [j for j in graph.inputs[i] if value[j] in _COUNTED_VALUES]
 
 
 def effective_annotations(graph: JointGraph) -> list[tuple[object, str] | None]:
@@ -183,14 +225,14 @@ def analyze(graph: JointGraph, options: Options) -> Policy:
             continue
         tags[i] = tag
         if tag in _RECOMPUTE_TAGS:
-            recompute[i] = Reason(ReasonKind.ANNOTATION, why)
+            recompute[i] = Reason(ReasonKind.ANNOTATION, why, group=tag.name)
             soft_recompute[i] = tag == CheckpointPolicy.PREFER_RECOMPUTE
             if kind[i] == OpKind.RANDOM:
                 replays_rng = True
 
     # Ban candidates: forward nodes that are not views, getitems, SymInt arithmetic or inputs.
     never = np.zeros(len(OpKind), dtype=bool)
-    never[list(_NEVER_BANNED)] = True
+    never[list(NEVER_BANNED)] = True
     candidate = (role == Role.FORWARD) & ~never[kind]
     # A random op the forward does not need could still run in both graphs (in the forward
     # for a saved descendant, in the backward for a direct use): tie it to the forward too.
@@ -203,10 +245,10 @@ def analyze(graph: JointGraph, options: Options) -> Policy:
     else:
         not_fusible = np.zeros(n, dtype=bool)
     if ratio != float("inf"):
-        counted = (value[graph.edge_src] == Value.TENSOR) | (value[graph.edge_src] == Value.MULTI)
+        counted = reduction_input_edges(graph)
         total_in = np.bincount(graph.edge_dst[counted], weights=graph.numel[graph.edge_src[counted]],
                                minlength=n)
-        small = candidate & (graph.numel * ratio <= total_in) & (total_in > 0)
+        small = candidate & reduction_ban(graph.numel, total_in, ratio)
     else:
         total_in = None
         small = np.zeros(n, dtype=bool)
@@ -214,6 +256,14 @@ def analyze(graph: JointGraph, options: Options) -> Policy:
         np.full(n, -1, dtype=np.int64)
     heuristic = candidate & (op_ban[kind] | not_fusible | small | (blocker >= 0))
     hard = candidate & _mask_of(kind, _HARD_KINDS)
+
+    # Where the reduction rule alone decides: no other ban and no annotation that decides
+    # instead (a recompute tag that lifts bans, MUST_SAVE, or PREFER_SAVE, which bans anyway).
+    decided = np.zeros(n, dtype=bool)
+    decided[[i for i, tag in tags.items()
+             if (tag in _RECOMPUTE_TAGS and override) or tag not in _RECOMPUTE_TAGS]] = True
+    reduction_decides = (candidate & ~hard & ~decided & ~op_ban[kind] & ~not_fusible
+                         & (blocker < 0))
 
     consider = np.flatnonzero(heuristic | hard).tolist()
     consider = sorted(set(consider) | {i for i in tags if candidate[i]})
@@ -228,7 +278,7 @@ def analyze(graph: JointGraph, options: Options) -> Policy:
         if tag in _RECOMPUTE_TAGS and override:
             continue
         if tag == CheckpointPolicy.MUST_SAVE:
-            ban[i] = Reason(ReasonKind.ANNOTATION, annotations[i][1])
+            ban[i] = Reason(ReasonKind.ANNOTATION, annotations[i][1], group=tag.name)
             continue
         reason = _op_reason(graph, i)
         if reason is None and not_fusible[pos]:
@@ -237,19 +287,21 @@ def analyze(graph: JointGraph, options: Options) -> Policy:
             reason = Reason(
                 ReasonKind.REDUCTION,
                 f"{graph.op_name(i)} output has {int(graph.numel[i])} elements, its inputs "
-                f"{int(total_in[i])} ({ratio:g}x or more smaller)")
+                f"{int(total_in[i])} ({ratio:g}x or more smaller)", group=graph.op_name(i))
         if reason is None and blocker[pos] >= 0:
             b = blocker[pos]
             reason = Reason(ReasonKind.MATERIALIZED_IN_BACKWARD,
-                            f"by {graph.op_name(b)} ({nodes[b].name})")
+                            f"by {graph.op_name(b)} ({nodes[b].name})", cause=b,
+                            group=f"by {graph.op_name(b)}")
         if reason is None and tag == CheckpointPolicy.PREFER_SAVE:
             # A preference only: dropped if it makes every cut infinite. Where a ban applies
             # anyway, the ban (hard) stands instead.
-            reason = Reason(ReasonKind.ANNOTATION, annotations[i][1])
+            reason = Reason(ReasonKind.ANNOTATION, annotations[i][1], group=tag.name)
             soft_ban[i] = True
         ban[i] = reason
     return Policy(ban=ban, recompute=recompute, unsaveable=unsaveable, soft_ban=soft_ban,
-                  soft_recompute=soft_recompute, replays_rng=replays_rng)
+                  soft_recompute=soft_recompute, replays_rng=replays_rng,
+                  reduction_decides=reduction_decides)
 
 
 def _mask_of(kind: np.ndarray, kinds) -> np.ndarray:

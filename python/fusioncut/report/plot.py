@@ -27,6 +27,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from fusioncut.graph import Role
+from fusioncut.report.build import adjacency, shape_of
+from fusioncut.report.text import format_bytes
+
 __all__ = ["COLORS", "bytes_chart", "cut_svg", "write_cut_svg"]
 
 COLORS = {
@@ -65,8 +69,6 @@ class _Node:
 
 def _classify(report: Any):
     """Per joint node: its category and band, or None when it is in neither module."""
-    from fusioncut.graph import Role
-
     d = report.decision
     graph, policy = d.graph, d.policy
     n = graph.num_nodes
@@ -90,14 +92,12 @@ def _classify(report: Any):
 
 
 def _tooltip(report: Any, i: int, cat: str) -> str:
-    from fusioncut.explain import _op, _shape, format_bytes
-
     d = report.decision
     graph, policy = d.graph, d.policy
     node = graph.nodes[i]
     val = node.meta.get("val")
-    parts = [f"{node.name} = {_op(graph, i)}", _LABELS[cat]]
-    shape = _shape(val)
+    parts = [f"{node.name} = {graph.op_name(i)}", _LABELS[cat]]
+    shape = shape_of(val)
     if shape:
         parts.append(f"{'x'.join(map(str, shape))} {str(val.dtype).replace('torch.', '')}, "
                      f"{format_bytes(int(graph.nbytes[i]))}")
@@ -110,12 +110,9 @@ def _tooltip(report: Any, i: int, cat: str) -> str:
 
 
 def _layout(report: Any, hops: int, max_columns: int, focus: str | None):
-    from fusioncut.explain import _adjacency
-    from fusioncut.graph import Role
-
     graph = report.decision.graph
     n = graph.num_nodes
-    users, inputs = _adjacency(graph)
+    users, inputs = adjacency(graph)
     cats = _classify(report)
 
     # x: forward depth for the forward band and recomputed nodes; a backward node sits under
@@ -254,8 +251,6 @@ def cut_svg(report: Any, *, hops: int = 1, max_columns: int = 28,
            f'viewBox="0 0 {width} {height}" font-family="Helvetica, Arial, sans-serif">',
            f'<rect width="{width}" height="{height}" fill="white"/>']
     fc = report.fusioncut
-    from fusioncut.explain import format_bytes
-
     heading = title or "fusioncut: the joint graph and its cut"
     n_acts = sum(s.kind not in ("input", "static input") for s in report.saved)
     sub = (f"{n_acts} saved values ({format_bytes(fc.saved_bytes)} activations), "

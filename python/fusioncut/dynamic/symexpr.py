@@ -11,7 +11,7 @@ shape symbols, plus any non-polynomial sub-expression (``FloorDiv(s0, 2)``, ``Ma
 
 so that at given sizes ``values(E,) = coef @ monomials``: a few numpy operations, all in
 int64. ``bernstein_points`` evaluates the monomials at the control points of a box (see
-``dynamic.py``), which is how a decision is certified optimal over a whole range of sizes.
+``dynamic/certify.py``), which is how a decision is certified optimal over a whole range of sizes.
 """
 
 from __future__ import annotations

@@ -1,0 +1,235 @@
+"""``decide``: the saved set of a joint graph, and everything it was chosen from.
+
+    JointGraph ──> policy.analyze ──> cost.cost_model ──> weights
+         │               │                                   │
+         └──────> network.flow_network ──> min_node_cut ─────┴──> Decision (saved indices)
+
+PREFER_* annotations are preferences: when one lies at an end of an infinite source-to-sink
+path (every cut would be infinite), it is dropped and the cut solved again. Any other infinite
+path is a contradiction and raises ``PartitionError``, whose path says, node by node, which
+constraint put it there (``PathReason.constraint``).
+
+No CSE: torch runs ``fx_graph_cse`` on the joint graph first. That copies the graph (a hash
+per node, the slowest step after networkx on large graphs) and renames nodes that
+annotations and explanations refer to; AOTAutograd graphs traced by Dynamo are already
+CSE'd, and an uncaught duplicate only costs when both copies would be saved.
+
+Dead code matters (a dead backward node would force its forward inputs to be saved), but the
+graph is not edited: ``JointGraph`` marks nodes that reach no output and have no effect as
+``Role.DEAD`` in the same reverse pass that finds the forward.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import torch.fx as fx
+
+from fusioncut._solver import INF, UnboundedCutError, min_node_cut
+from fusioncut.cost import CostModel, cost_model
+from fusioncut.graph import JointGraph, Role, Value
+from fusioncut.network import FlowNetwork, flow_network
+from fusioncut.options import Options
+from fusioncut.policy import Policy, ReasonKind, analyze
+
+__all__ = ["Constraint", "Decision", "PartitionError", "PathReason", "decide", "decide_graph"]
+
+
+class Constraint(enum.Enum):
+    """Which rule put a node on an infinite path."""
+
+    ANNOTATION = "user annotation"
+    BAN = "ban"
+    INPUT = "graph input"
+    DEPENDENCY = "data dependency"
+    BACKWARD = "backward"
+
+
+class PathReason(str):
+    """One reason a node is on an infinite path: the text, plus the ``Constraint`` behind it
+    (and the ``Reason`` from the policy, when there is one)."""
+
+    constraint: Constraint
+    reason: Any
+
+    def __new__(cls, text: str, constraint: Constraint, reason: Any = None) -> PathReason:
+        obj = super().__new__(cls, text)
+        obj.constraint = constraint
+        obj.reason = reason
+        return obj
+
+
+class PartitionError(ValueError):
+    """No valid partition: some value must be in the backward but can neither be recomputed
+    nor saved. ``nodes`` is the offending path (source side first), ``reasons[k]`` says why
+    each node is on it (``PathReason`` strings carrying their ``Constraint``)."""
+
+    def __init__(self, message: str, nodes: list[fx.Node], reasons: list[list[PathReason]]):
+        super().__init__(message)
+        self.nodes = nodes
+        self.reasons = reasons
+
+
+@dataclass
+class Decision:
+    """What to save, and everything the choice was made from (for reports and re-solving)."""
+
+    graph: JointGraph
+    policy: Policy
+    costs: CostModel
+    weights: np.ndarray
+    network: FlowNetwork  # after dropping PREFER_* constraints
+    saved: np.ndarray  # int64 node indices, ascending (graph order)
+    cut_value: int
+    dropped_preferences: list[int]  # nodes whose PREFER_* constraint made every cut infinite
+    static_inputs: np.ndarray  # bool (n,): static-lifetime inputs
+
+    @property
+    def source_in(self) -> np.ndarray:
+        return self.network.source_in
+
+    @property
+    def sink_in(self) -> np.ndarray:
+        return self.network.sink_in
+
+    @property
+    def sink_out(self) -> np.ndarray:
+        return self.network.sink_out
+
+    @property
+    def saved_nodes(self) -> list[fx.Node]:
+        return [self.graph.nodes[i] for i in self.saved]
+
+    @property
+    def saved_values(self) -> list[fx.Node]:
+        return [self.graph.nodes[i] for i in self.saved if self.graph.value[i] == Value.TENSOR]
+
+    @property
+    def saved_sym_nodes(self) -> list[fx.Node]:
+        return [self.graph.nodes[i] for i in self.saved if self.graph.value[i] == Value.SYMINT]
+
+    def summary(self, **extra: Any) -> dict:
+        """A small JSON-able description (for logs and trace artifacts)."""
+        graph, policy = self.graph, self.policy
+        names = [nd.name for nd in graph.nodes]
+        bans: dict[str, int] = {}
+        for r in policy.ban:
+            if r is not None and r.kind != ReasonKind.INPUT:
+                bans[r.kind.value] = bans.get(r.kind.value, 0) + 1
+        saved = [{"name": names[i], "op": graph.op_name(i), "bytes": int(graph.nbytes[i]),
+                  "why": str(policy.ban[i]) if policy.ban[i] is not None else "min cut"}
+                 for i in self.saved.tolist()]
+        out = {"num_nodes": graph.num_nodes, "cut_value": int(self.cut_value),
+               "saved_bytes": int(sum(s["bytes"] for s in saved)), "saved": saved,
+               "bans": bans,
+               "dropped_preferences": [names[i] for i in self.dropped_preferences]}
+        out.update(extra)
+        return out
+
+
+def decide(joint_module: fx.GraphModule, *, num_fwd_outputs: int,
+           static_lifetime_input_indices: list[int] | None = None,
+           options: Options | None = None) -> Decision:
+    """Choose the saved set of ``joint_module``; the graph is not modified.
+
+    Rejects what ``graph.check_joint_module`` rejects (a malformed graph or bad
+    ``num_fwd_outputs`` / ``static_lifetime_input_indices``), ``options`` that is not an
+    ``Options`` (``TypeError``); raises ``PartitionError`` when no valid partition exists.
+    """
+    if options is None:
+        options = Options()
+    if not isinstance(options, Options):
+        raise TypeError(f"decide: options must be a fusioncut.Options, got "
+                        f"{type(options).__name__}")
+    graph = JointGraph.from_fx(joint_module, num_fwd_outputs, options.unbacked_size_hint,
+                               function="decide",
+                               static_lifetime_input_indices=static_lifetime_input_indices)
+    return decide_graph(graph, static_lifetime_input_indices, options)
+
+
+def decide_graph(graph: JointGraph, static_lifetime_input_indices, options: Options) -> Decision:
+    """``decide`` on a graph already turned into arrays."""
+    policy = analyze(graph, options)
+    static = graph.static_input_mask(static_lifetime_input_indices)
+    costs = cost_model(graph, policy, options, static_input_nodes=static)
+    w = costs.weights(graph.nbytes)
+    net = flow_network(graph, policy)
+    dropped: list[int] = []
+    while True:
+        try:
+            cut = min_node_cut(w, net.src, net.dst, source_in=net.source_in,
+                               sink_in=net.sink_in, sink_out=net.sink_out,
+                               algorithm=options.algorithm)
+            break
+        except UnboundedCutError as e:
+            path = [int(p) for p in e.path]
+            soft = _soft_constraints_on(path, graph, policy, net)
+            if not soft:
+                raise _partition_error(path, graph, policy, w, net) from e
+            for i in soft:
+                if policy.soft_ban[i]:
+                    net.source_in[i] = False
+                if policy.soft_recompute[i] and graph.role[i] != Role.BACKWARD:
+                    net.sink_in[i] = False
+                dropped.append(i)
+    saved = np.asarray(cut.cut_nodes, dtype=np.int64)
+    return Decision(graph=graph, policy=policy, costs=costs, weights=w, network=net,
+                    saved=saved, cut_value=int(cut.value), dropped_preferences=dropped,
+                    static_inputs=static)
+
+
+def _soft_constraints_on(path, graph, policy, net) -> list[int]:
+    """Nodes whose PREFER_* constraint is an end of the infinite path (and still active)."""
+    first, last = path[0], path[-1]
+    out = []
+    if policy.soft_ban[first] and net.source_in[first]:
+        out.append(first)
+    if policy.soft_recompute[last] and net.sink_in[last] and graph.role[last] != Role.BACKWARD \
+            and last not in out:
+        out.append(last)
+    return out
+
+
+def _partition_error(path, graph, policy, w, net) -> PartitionError:
+    nodes = [graph.nodes[i] for i in path]
+    reasons: list[list[PathReason]] = []
+    for k, i in enumerate(path):
+        why: list[PathReason] = []
+        if k == 0 and net.source_in[i]:
+            ban = policy.ban[i]
+            if ban is not None and ban.kind == ReasonKind.INPUT:
+                why.append(PathReason(f"available in the forward: {ban}", Constraint.INPUT,
+                                      ban))
+            elif ban is not None and ban.kind == ReasonKind.ANNOTATION:
+                why.append(PathReason(f"may not be recomputed: {ban}", Constraint.ANNOTATION,
+                                      ban))
+            else:
+                why.append(PathReason(f"may not be recomputed: {ban}", Constraint.BAN, ban))
+        if k > 0:
+            why.append(PathReason(f"depends on {graph.nodes[path[k - 1]].name}",
+                                  Constraint.DEPENDENCY))
+        if (k < len(path) - 1 or not net.sink_out[i]) and w[i] >= INF:
+            unsaveable = policy.unsaveable[i]
+            text = (f"cannot be saved: {unsaveable}" if unsaveable is not None
+                    else "cannot be saved: computed in the backward")
+            why.append(PathReason(text, Constraint.DEPENDENCY, unsaveable))
+        if k == len(path) - 1:
+            if policy.recompute[i] is not None and net.sink_in[i]:
+                why.append(PathReason(f"must be recomputed: {policy.recompute[i]}",
+                                      Constraint.ANNOTATION, policy.recompute[i]))
+            elif net.sink_in[i]:
+                why.append(PathReason("must run in the backward: depends on a tangent",
+                                      Constraint.BACKWARD))
+            elif net.sink_out[i]:
+                why.append(PathReason("needed by the backward: a backward output",
+                                      Constraint.BACKWARD))
+        reasons.append(why)
+    lines = [f"  {node.name} ({graph.op_name(i)}): " + "; ".join(r)
+             for node, i, r in zip(nodes, path, reasons)]
+    message = ("fusioncut.partition: no valid partition; every cut would recompute a node that "
+               "may not be recomputed or save one that cannot be saved. Offending path:\n"
+               + "\n".join(lines))
+    return PartitionError(message, nodes, reasons)

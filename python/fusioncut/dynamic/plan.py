@@ -1,0 +1,446 @@
+"""``plan``: analyse a dynamic-shape joint graph once, decide per size in microseconds.
+
+Everything but the node weights is size-independent (roles, op kinds, fusion, bans but one,
+distances, graph structure), so ``plan`` runs ``decide`` once at the size hints and keeps::
+
+    sizes      SizeTable: each element count as a polynomial in the symbols, compiled to
+               E = coef @ monomials(sizes)                     (symexpr.SizeProgram, int64)
+    weights    the decision's CostModel evaluated at E:
+               w[dyn] = (const * K + tie) + per_byte * itemsize * E[expr] * K       (cost.py)
+    bans       the reduction rule (policy.reduction_ban) at E, for the nodes whose ban it
+               alone decides (policy.reduction_decides) and whose sizes are not proportional
+    network    decide's network with the backward folded into the sink
+               (network.contract_backward), one switch node per size-dependent ban
+               (network.add_switches), built once as a NodeCutGraph and re-solved
+
+``Plan.solve(sizes)`` returns a ``SizedDecision`` equal to what ``decide`` chooses for the
+same model traced with those static sizes. Sizes so large that the cost model coarsens its
+tie-break (bytes x K >= 2**62) take the slow path: ``CostModel.weights`` verbatim.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+import sympy
+import torch
+import torch.fx as fx
+
+from fusioncut._solver import INF, NodeCutGraph
+from fusioncut.decision import Decision, PartitionError, decide
+from fusioncut.dynamic.sizes import SizeError, SizeTable, SymbolInfo
+from fusioncut.dynamic.sweep import breakpoints
+from fusioncut.dynamic.symexpr import SizeProgram
+from fusioncut.emit import build_modules
+from fusioncut.graph import Role, Value, check_joint_module, unsupported_construct
+from fusioncut.network import add_switches, contract_backward
+from fusioncut.options import Options
+from fusioncut.policy import reduction_ban, reduction_inputs
+
+__all__ = ["Plan", "SizeError", "SizedDecision", "plan"]
+
+
+def plan(joint_module: fx.GraphModule, joint_inputs: Any = None, *, num_fwd_outputs: int,
+         static_lifetime_input_indices: Sequence[int] | None = None,
+         options: Options | None = None, **_ignored: Any) -> Plan:
+    """Analyse a (dynamic-shape) joint graph once; see ``Plan``.
+
+    Same arguments as ``fusioncut.partition`` (``joint_inputs``, ``compiler`` and unknown
+    keywords are accepted and ignored). The graph is not modified. A graph that ``partition``
+    would hand to torch's partitioner raises ``ValueError`` naming the construct; ``options``
+    that is not an ``Options`` raises ``TypeError``. Warns ``UnbackedSizeWarning`` once per
+    unbacked symbol.
+    """
+    if options is None:
+        options = Options()
+    if not isinstance(options, Options):
+        raise TypeError(f"plan: options must be a fusioncut.Options, got "
+                        f"{type(options).__name__}")
+    check_joint_module(joint_module, num_fwd_outputs, static_lifetime_input_indices, "plan")
+    reason = unsupported_construct(joint_module)
+    if reason is not None:
+        raise ValueError(f"plan: the joint graph contains {reason}, which fusioncut does not "
+                         f"partition itself")
+    reference = decide(joint_module, num_fwd_outputs=num_fwd_outputs,
+                       static_lifetime_input_indices=static_lifetime_input_indices,
+                       options=options)
+    return Plan(reference, options, static_lifetime_input_indices)
+
+
+class Plan:
+    """A joint graph analysed once, decided per size.
+
+    ``symbols``: ``{name: SymbolInfo}`` in a fixed order (sizes may also be passed as a
+    sequence in that order). ``solve(sizes)`` returns a ``SizedDecision`` equal to what
+    ``fusioncut.decide`` chooses for the same model traced with those static sizes (up to
+    SymInt nodes, which the dynamic graph has and a static one does not; each costs
+    ``Options.symint_bytes``). ``partition(sizes)`` emits the (still symbolic) forward and
+    backward modules. ``breakpoints`` sweeps one symbol.
+
+    A Plan re-solves one ``NodeCutGraph`` in place: do not share it between threads.
+    """
+
+    def __init__(self, reference: Decision, options: Options,
+                 static_lifetime_input_indices: Sequence[int] | None = None) -> None:
+        graph = reference.graph
+        self.graph = graph
+        self.reference = reference
+        self.options = options
+        self.policy = reference.policy
+        self.costs = reference.costs
+        self.num_fwd_outputs = graph.num_fwd_outputs
+        self.static_lifetime_input_indices = (list(static_lifetime_input_indices)
+                                              if static_lifetime_input_indices else None)
+        self._names: list[str] | None = None
+        self.sizes = SizeTable(graph, options)
+        self._collect_bans()
+        self._build_network()
+        self._check_against(reference)
+
+    @property
+    def symbols(self) -> dict[str, SymbolInfo]:
+        return self.sizes.symbols
+
+    def hints(self) -> dict[str, int]:
+        """``{name: hint}``: the sizes seen at trace time (fallbacks for unbacked symbols)."""
+        return self.sizes.hints()
+
+    # -- sizes ---------------------------------------------------------------------------------
+
+    def _evaluate(self, values: tuple[int, ...]) -> np.ndarray:
+        """int64 element count of every expression at ``values``."""
+        prog = self.program
+        mono = prog.monomials(prog.generator_values(values))
+        bound = self._abs_coef @ mono.astype(np.float64)
+        if bound.size and bound.max() >= 2.0 ** 62:
+            raise OverflowError(f"sizes {dict(zip(self.symbols, values))} give element counts "
+                                f"beyond 2**62")
+        return prog.coef @ mono
+
+    def numel(self, sizes) -> np.ndarray:
+        """int64 (n,) element count of each joint node at ``sizes``."""
+        return self._numel_at(self.sizes.values(sizes, "Plan.numel"))
+
+    def _numel_at(self, values) -> np.ndarray:
+        E = self._evaluate(values)
+        out = self.sizes.const_numel.copy()
+        sym = self.sizes.node_expr >= 0
+        out[sym] = E[self.sizes.node_expr[sym]]
+        return out
+
+    # -- bans ------------------------------------------------------------------------------------
+
+    def _collect_bans(self) -> None:
+        """The nodes whose ban the reduction rule decides and whose comparison depends on the
+        sizes; each becomes a switch evaluated per size."""
+        graph, sizes = self.graph, self.sizes
+        ratio = self.options.reduction_ratio
+        self.ratio = float(ratio)
+        exprs = list(sizes.exprs)
+        index = {e: k for k, e in enumerate(exprs)}
+        dyn_nodes, dyn_out, dyn_in = [], [], []
+        memo: dict[tuple, int | None] = {}
+        candidates = self.policy.reduction_decides if ratio != math.inf else \
+            np.zeros(graph.num_nodes, dtype=bool)
+        for i in np.flatnonzero(candidates).tolist():
+            ins = tuple(sorted(sizes.expr_key(j) for j in reduction_inputs(graph, i)))
+            pair = (sizes.expr_key(i), ins)
+            if pair not in memo:
+                out_e = sizes.key_sympy(pair[0])
+                in_e = sympy.expand(sympy.Add(*[sizes.key_sympy(x) for x in ins]))
+                if not (out_e.free_symbols or in_e.free_symbols) or _constant_ratio(out_e, in_e):
+                    memo[pair] = None  # the hints' answer holds at every size
+                else:
+                    for e in (out_e, in_e):
+                        if e not in index:
+                            index[e] = len(exprs)
+                            exprs.append(e)
+                    memo[pair] = (index[out_e], index[in_e])
+            hit = memo[pair]
+            if hit is None:
+                continue
+            dyn_nodes.append(i)
+            dyn_out.append(hit[0])
+            dyn_in.append(hit[1])
+        self._dyn_ban_nodes = np.asarray(dyn_nodes, dtype=np.int64)
+        # Many nodes share one comparison (a masked_fill per layer): evaluate each pair once.
+        pairs = sorted(set(zip(dyn_out, dyn_in)))
+        pair_index = {p: k for k, p in enumerate(pairs)}
+        self._dyn_ban_out = np.asarray([o for o, _ in pairs], dtype=np.int64)
+        self._dyn_ban_in = np.asarray([i for _, i in pairs], dtype=np.int64)
+        self._dyn_ban_pair = np.asarray([pair_index[p] for p in zip(dyn_out, dyn_in)],
+                                        dtype=np.int64)
+        self.program = SizeProgram.compile(exprs, sizes.sym_list)
+        self._abs_coef = np.abs(self.program.coef).astype(np.float64)
+
+    def _bans(self, E: np.ndarray) -> np.ndarray:
+        """bool (number of size-dependent bans,): banned at these element counts."""
+        banned = reduction_ban(E[self._dyn_ban_out], E[self._dyn_ban_in], self.ratio)
+        return banned[self._dyn_ban_pair]
+
+    # -- network and weights ---------------------------------------------------------------------
+
+    def _build_network(self) -> None:
+        graph, costs = self.graph, self.costs
+        ref = self.reference
+        contracted = contract_backward(graph, ref.network)
+        if (costs.finite & (contracted.pos < 0)).any():
+            raise RuntimeError("fusioncut.dynamic: a backward node has a finite weight; the "
+                               "contraction into the sink assumes it cannot be saved")
+        self._contracted = contracted
+        keep, pos = contracted.keep, contracted.pos
+        nd = len(self._dyn_ban_nodes)
+        r = len(keep)
+        net = add_switches(contracted.network, pos[self._dyn_ban_nodes])
+        self._solver = NodeCutGraph(r + nd, net.src, net.dst, source_in=net.source_in,
+                                    sink_in=net.sink_in, sink_out=net.sink_out)
+        self._aux_slice = slice(r, r + nd)
+        # Per kept node: weight = const_w + per_byte * itemsize * E[eid] * K for a node whose
+        # storage size is symbolic, a constant otherwise (the cost model, evaluated).
+        sizes = self.sizes
+        scale = costs.scale
+        base = graph.base[keep]
+        finite = costs.finite[keep]
+        eid = sizes.node_expr[base]
+        dyn = finite & (eid >= 0)
+        itemsize = graph.itemsize[base]
+        per_byte, const, tie = costs.per_byte[keep], costs.const[keep], costs.tie[keep]
+        const_cost = per_byte * sizes.const_numel[base] * itemsize + const
+        zeros = np.zeros(nd, dtype=np.int64)
+        self._cost_const = np.concatenate([np.where(finite, const_cost, INF), zeros])
+        self._w_const = np.concatenate([np.where(finite, const_cost * scale + tie, INF), zeros])
+        self._dyn_pos = np.flatnonzero(dyn)
+        self._dyn_eid = eid[dyn]
+        self._dyn_mi = (per_byte * itemsize)[dyn]
+        self._dyn_h = (const * scale + tie)[dyn]
+        self._dyn_c = const[dyn]
+        self._E_limit = INF // (2 * max(1, int(self._dyn_mi.max()) if dyn.any() else 1))
+        self._const_max_cost = int(const_cost[finite & ~dyn].max()) if (finite & ~dyn).any() \
+            else 0
+
+    def weights(self, sizes) -> np.ndarray:
+        """int64 (n,) node weights at ``sizes``: exactly ``cost.weights`` of the joint graph
+        with those sizes (the min-cut capacities, tie-break included)."""
+        return self._full_weights(self.sizes.values(sizes, "Plan.weights"))
+
+    def _full_weights(self, values) -> np.ndarray:
+        numel = self._numel_at(values)
+        if (numel.astype(np.float64) * self.graph.itemsize).max(initial=0) >= 2.0 ** 62:
+            raise OverflowError(f"sizes {dict(zip(self.symbols, values))} give tensors of "
+                                f"2**62 bytes or more")
+        return self.costs.weights(numel * self.graph.itemsize)
+
+    def _network_weights(self, E: np.ndarray) -> np.ndarray | None:
+        """int64 weights of the reduced network at element counts ``E``; None when the sizes
+        are so large that the cost model coarsens its tie-break (the caller takes the slow
+        path)."""
+        if len(self._dyn_eid) and int(E.max()) > self._E_limit:
+            return None  # bytes_dyn below could overflow int64
+        bytes_dyn = self._dyn_mi * E[self._dyn_eid]
+        max_cost = self.costs.max_exact_cost
+        if len(bytes_dyn):
+            top = int((bytes_dyn + self._dyn_c).max())
+            if top > max_cost or self._const_max_cost > max_cost:
+                return None
+        w = self._w_const.copy()
+        w[self._dyn_pos] += bytes_dyn * self.costs.scale
+        if len(self._dyn_ban_nodes):
+            w[self._aux_slice] = np.where(self._bans(E), INF, 0)
+        return w
+
+    def _check_against(self, reference: Decision) -> None:
+        """The plan at the hints must decide what decide() decided (same graph, same sizes)."""
+        if any(info.unbacked for info in self.symbols.values()):
+            return  # graph.py's hint for an unbacked size is the fallback for the whole numel
+        mine = self.solve(None)
+        if not np.array_equal(mine.saved_index, np.asarray(reference.saved, dtype=np.int64)):
+            raise RuntimeError(
+                "fusioncut.dynamic: the plan disagrees with decide() at the hints: saved "
+                f"{mine.saved} vs {[self.graph.nodes[i].name for i in reference.saved]}")
+
+    # -- solving ---------------------------------------------------------------------------------
+
+    def cut(self, w: np.ndarray, function: str) -> tuple[int, np.ndarray]:
+        """``(value, kept-node indices of the cut)`` of the reduced network with weights
+        ``w`` (switch nodes dropped); the one call into the solver."""
+        value, cut_nodes, _, _, _ = self._solver._graph.solve(w, self.options.algorithm, False,
+                                                              function)
+        return int(value), cut_nodes[cut_nodes < len(self._contracted.keep)]
+
+    def solve(self, sizes: Mapping[Any, int] | Sequence[int] | None = None) -> SizedDecision:
+        """The saved set at ``sizes`` (``{symbol or name: int}``, a sequence in ``symbols``
+        order, or None for the hints). Raises ``SizeError`` naming the symbol and its valid
+        range for an unknown, missing, non-integer, negative or out-of-range size (a bare int
+        or a string is not a set of sizes), ``OverflowError`` for sizes whose tensors would
+        exceed 2**62 bytes, ``PartitionError`` when no valid partition exists at those sizes."""
+        return self._solve_values(self.sizes.values(sizes, "Plan.solve"))
+
+    def _solve_values(self, values: tuple[int, ...]) -> SizedDecision:
+        E = self._evaluate(values)
+        w = self._network_weights(E)
+        if w is None:
+            w_full = self._full_weights(values)
+            w = np.concatenate([w_full[self._contracted.keep],
+                                np.zeros(len(self._dyn_ban_nodes), dtype=np.int64)])
+            if len(self._dyn_ban_nodes):
+                w[self._aux_slice] = np.where(self._bans(E), INF, 0)
+        try:
+            value, cut_nodes = self.cut(w, "Plan.solve")
+        except ValueError as e:
+            raise self._unbounded(e, values) from e
+        return SizedDecision(self, values, self._contracted.keep[cut_nodes], value)
+
+    def _unbounded(self, error: Exception, values) -> Exception:
+        path = getattr(error, "path", None)
+        if path is None:
+            return error
+        keep = self._contracted.keep
+        nodes = [self.graph.nodes[int(keep[p])] for p in path if p < len(keep)]
+        sizes = dict(zip(self.symbols, values))
+        return PartitionError(
+            f"Plan.solve: no valid partition at sizes {sizes}; every cut recomputes a node "
+            f"that may not be recomputed or saves one that cannot be saved. Path: "
+            + " -> ".join(nd.name for nd in nodes), nodes, [[] for _ in nodes])
+
+    def partition(self, sizes=None) -> tuple[fx.GraphModule, fx.GraphModule]:
+        """Forward and backward modules saving what is optimal at ``sizes`` (None: the hints).
+        The modules stay symbolic: they run at every size, optimally at ``sizes``."""
+        decision = self.solve(sizes)
+        return build_modules(self.graph.gm, decision.saved_values, decision.saved_sym_nodes,
+                             num_fwd_outputs=self.num_fwd_outputs,
+                             static_lifetime_input_indices=self.static_lifetime_input_indices)
+
+    @property
+    def names(self) -> list[str]:
+        if self._names is None:
+            self._names = [node.name for node in self.graph.nodes]
+        return self._names
+
+    def sizes_of(self, primals: Sequence[Any]) -> dict[str, int]:
+        """``{name: size}`` read off concrete primal inputs (tensors or shapes, in the joint
+        graph's primal order) wherever a primal's dimension is a bare symbol."""
+        placeholders = [self.graph.nodes[i] for i in np.flatnonzero(
+            self.graph.role == Role.PRIMAL)]
+        out: dict[str, int] = {}
+        for node, given in zip(placeholders, primals):
+            val = node.meta.get("val")
+            if not isinstance(val, torch.Tensor):
+                continue
+            shape = given.shape if hasattr(given, "shape") else given
+            for dim, size in zip(val.shape, shape):
+                if isinstance(dim, torch.SymInt):
+                    name = str(dim.node.expr)
+                    if name in self.symbols:
+                        out[name] = int(size)
+        return out
+
+    def breakpoints(self, symbol: Any, lo: int, hi: int, *,
+                    fixed: Mapping[Any, int] | None = None
+                    ) -> list[tuple[int, int, SizedDecision]]:
+        """The distinct decisions as ``symbol`` sweeps ``[lo, hi]`` (the other symbols at
+        ``fixed``, by default their hints): contiguous ``(lo_k, hi_k, decision)`` covering
+        ``[lo, hi]``; ``decision`` is optimal at every size of its range and is reported at
+        ``lo_k``. Exact when sizes are polynomials in ``symbol`` (docs/dynamic.md); with
+        ``FloorDiv`` and the like in ``symbol``, ranges are found by probing only. Raises
+        ``SizeError`` for an unknown symbol, ``lo > hi`` or bounds outside its range."""
+        return breakpoints(self, symbol, lo, hi, fixed=fixed)
+
+    def decision(self, values: tuple[int, ...], saved_index: np.ndarray,
+                 cut_value: int) -> SizedDecision:
+        """A ``SizedDecision`` of this plan (for the sweeps)."""
+        return SizedDecision(self, values, saved_index, cut_value)
+
+
+def _constant_ratio(out_e: sympy.Expr, in_e: sympy.Expr) -> bool:
+    if out_e == 0:
+        return False
+    return sympy.cancel(in_e / out_e).is_number
+
+
+class SizedDecision:
+    """What ``Plan.solve`` decided at one set of sizes.
+
+    ``saved_index``: int64 joint-node indices (ascending, graph order); ``saved``: their names;
+    ``cost``: bytes moved by the saved set (the cost model without tie-break);
+    ``saved_bytes``: storage kept alive for the backward (each saved tensor's storage once,
+    SymInts free); ``cut_value``: the min-cut value (``cost * scale + tie-break``); ``sizes``:
+    ``{name: value}``. Unlike ``Decision`` it holds no per-node arrays: everything but
+    ``saved_index`` and ``cut_value`` is computed on first use.
+    """
+
+    __slots__ = ("plan", "values", "saved_index", "cut_value", "_cache")
+
+    def __init__(self, plan: Plan, values: tuple[int, ...], saved_index: np.ndarray,
+                 cut_value: int) -> None:
+        self.plan = plan
+        self.values = values
+        self.saved_index = np.sort(np.asarray(saved_index, dtype=np.int64))
+        self.cut_value = cut_value
+        self._cache: dict[str, Any] = {}
+
+    @property
+    def sizes(self) -> dict[str, int]:
+        return dict(zip(self.plan.symbols, self.values))
+
+    @property
+    def saved(self) -> list[str]:
+        names = self.plan.names
+        return [names[i] for i in self.saved_index]
+
+    @property
+    def saved_nodes(self) -> list[fx.Node]:
+        nodes = self.plan.graph.nodes
+        return [nodes[i] for i in self.saved_index]
+
+    @property
+    def saved_values(self) -> list[fx.Node]:
+        g = self.plan.graph
+        return [g.nodes[i] for i in self.saved_index if g.value[i] == Value.TENSOR]
+
+    @property
+    def saved_sym_nodes(self) -> list[fx.Node]:
+        g = self.plan.graph
+        return [g.nodes[i] for i in self.saved_index if g.value[i] == Value.SYMINT]
+
+    def _numel(self) -> np.ndarray:
+        if "numel" not in self._cache:
+            self._cache["numel"] = self.plan._numel_at(self.values)
+        return self._cache["numel"]
+
+    @property
+    def cost(self) -> int:
+        p = self.plan
+        numel = self._numel()
+        idx = self.saved_index
+        base = p.graph.base[idx]
+        nbytes = numel[base] * p.graph.itemsize[base]
+        return int(sum(int(x) for x in p.costs.per_byte[idx] * nbytes + p.costs.const[idx]))
+
+    @property
+    def saved_bytes(self) -> int:
+        p = self.plan
+        g = p.graph
+        numel = self._numel()
+        bases = {int(g.base[i]) for i in self.saved_index if g.value[i] == Value.TENSOR}
+        return sum(int(numel[b]) * int(g.itemsize[b]) for b in bases)
+
+    def key(self) -> tuple[int, ...]:
+        return tuple(int(i) for i in self.saved_index)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, SizedDecision):
+            return NotImplemented
+        return self.plan is other.plan and np.array_equal(self.saved_index, other.saved_index)
+
+    def __hash__(self) -> int:
+        return hash(self.key())
+
+    def __repr__(self) -> str:
+        shown = self.saved[:8]
+        more = f", ... {len(self.saved_index) - 8} more" if len(self.saved_index) > 8 else ""
+        return (f"SizedDecision(sizes={self.sizes}, cost={self.cost}, "
+                f"saved_bytes={self.saved_bytes}, saved=[{', '.join(shown)}{more}])")
+

@@ -1,0 +1,139 @@
+"""The flow network of a joint graph: which node sides are tied to which terminal.
+
+One vertex pair per node (paper section 3.3; the solver splits ``v`` into ``v_in -> v_out``
+with capacity ``weights[v]``), every data dependency ``u -> v`` an infinite edge
+``u_out -> v_in``, and infinite terminal edges::
+
+    source_in   graph inputs and banned forward nodes: never recomputed
+    sink_in     tangents, nodes that depend on them, and nodes annotated to be recomputed:
+                the backward computes them itself
+    sink_out    backward outputs that do not depend on a tangent: they must be available in
+                the backward, saved or recomputed
+
+``flow_network`` builds it from the rules (``policy``); ``contract_backward`` folds the
+backward into the sink for re-solving (dynamic shapes): every minimum cut has the backward's
+vertices on the sink side, so the canonical cut (the smallest sink side) is unchanged while
+the network roughly halves. ``add_switches`` appends one auxiliary node per ban that may
+switch on and off (the reduction rule under other sizes).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from fusioncut.graph import JointGraph, Role
+from fusioncut.policy import Policy
+
+BACKWARD_ROLES = (Role.BACKWARD, Role.TANGENT, Role.BWD_SEED)
+"""Nodes the backward computes or receives: their in-vertex is tied to the sink."""
+
+
+@dataclass
+class FlowNetwork:
+    """A node-split network over ``num_nodes`` nodes (edge arrays and terminal masks)."""
+
+    src: np.ndarray  # int64 (m,)
+    dst: np.ndarray  # int64 (m,)
+    source_in: np.ndarray  # bool (n,)
+    sink_in: np.ndarray  # bool (n,)
+    sink_out: np.ndarray  # bool (n,)
+
+    @property
+    def num_nodes(self) -> int:
+        return len(self.source_in)
+
+    def copy(self) -> FlowNetwork:
+        return FlowNetwork(self.src, self.dst, self.source_in.copy(), self.sink_in.copy(),
+                           self.sink_out.copy())
+
+
+def in_backward(graph: JointGraph) -> np.ndarray:
+    """bool (n,): nodes computed in, or received by, the backward."""
+    return np.isin(graph.role, BACKWARD_ROLES)
+
+
+def flow_network(graph: JointGraph, policy: Policy) -> FlowNetwork:
+    """The network ``decide`` solves: bans to the source, the backward and recompute
+    annotations to the sink."""
+    sink_in = in_backward(graph) | policy.recompute_mask()
+    # A backward output computable from forward inputs alone: available, saved or recomputed.
+    sink_out = graph.bwd_output & ~sink_in
+    return FlowNetwork(graph.edge_src, graph.edge_dst, policy.banned_mask(), sink_in, sink_out)
+
+
+@dataclass
+class ContractedNetwork:
+    """``FlowNetwork`` with the backward folded into the sink: node ``k`` is joint node
+    ``keep[k]``; ``pos[i]`` is joint node ``i``'s index, or -1 when it was folded."""
+
+    keep: np.ndarray  # int64 (r,)
+    pos: np.ndarray  # int64 (n,)
+    network: FlowNetwork  # over the r kept nodes, edges sorted by src
+    user_ptr: np.ndarray  # int64 (r + 1,): CSR of network.src
+
+    @property
+    def num_nodes(self) -> int:
+        return len(self.keep)
+
+
+def contract_backward(graph: JointGraph, net: FlowNetwork) -> ContractedNetwork:
+    """Fold the backward's nodes into the sink. A kept node with a backward user gets a
+    ``sink_out`` edge instead. The caller guarantees the folded nodes cannot be saved."""
+    n = graph.num_nodes
+    folded = in_backward(graph)
+    if not net.sink_in[folded].all():
+        raise ValueError("contract_backward: a backward node is not tied to the sink")
+    keep = np.flatnonzero(~folded)
+    pos = np.full(n, -1, dtype=np.int64)
+    pos[keep] = np.arange(len(keep))
+    src, dst = net.src, net.dst
+    inner = ~folded[src] & ~folded[dst]
+    to_sink = ~folded[src] & folded[dst]
+    sink_out = net.sink_out[keep].copy()
+    sink_out[pos[src[to_sink]]] = True
+    e_src, e_dst = pos[src[inner]], pos[dst[inner]]
+    order = np.argsort(e_src, kind="stable")
+    e_src, e_dst = e_src[order], e_dst[order]
+    user_ptr = np.searchsorted(e_src, np.arange(len(keep) + 1))
+    reduced = FlowNetwork(e_src, e_dst, net.source_in[keep].copy(), net.sink_in[keep].copy(),
+                          sink_out)
+    return ContractedNetwork(keep=keep, pos=pos, network=reduced, user_ptr=user_ptr)
+
+
+def add_switches(net: FlowNetwork, nodes: np.ndarray) -> FlowNetwork:
+    """``net`` plus one auxiliary node ``a_k`` per ``nodes[k]``: ``a_k`` is tied to the source
+    and has the edge ``a_k -> nodes[k]``. Weight INF on ``a_k`` bans ``nodes[k]`` (its
+    in-vertex joins the source); weight 0 lifts the ban (``a_k``'s out-vertex then sits on
+    ``nodes[k]``'s side and adds nothing to any cut). The switched nodes' own ``source_in``
+    edges are removed."""
+    r, m = net.num_nodes, len(nodes)
+    source_in = net.source_in.copy()
+    source_in[nodes] = False
+    none = np.zeros(m, dtype=bool)
+    return FlowNetwork(
+        src=np.concatenate([net.src, np.arange(r, r + m, dtype=np.int64)]),
+        dst=np.concatenate([net.dst, np.asarray(nodes, dtype=np.int64)]),
+        source_in=np.concatenate([source_in, np.ones(m, dtype=bool)]),
+        sink_in=np.concatenate([net.sink_in, none]),
+        sink_out=np.concatenate([net.sink_out, none]),
+    )
+
+
+def recomputed(contracted: ContractedNetwork, saved: np.ndarray) -> np.ndarray:
+    """bool over kept nodes: the node's in-vertex reaches the sink without crossing a saved
+    node, i.e. the backward recomputes it. One reverse pass: kept nodes are in graph order,
+    which is topological."""
+    r = contracted.num_nodes
+    net = contracted.network
+    is_saved = np.zeros(r, dtype=bool)
+    is_saved[saved] = True
+    ptr, dst = contracted.user_ptr.tolist(), net.dst.tolist()
+    sink_in, sink_out = net.sink_in.tolist(), net.sink_out.tolist()
+    saved_l = is_saved.tolist()
+    in_reach = [False] * r
+    for k in range(r - 1, -1, -1):
+        out = sink_out[k] or any(in_reach[u] for u in dst[ptr[k]:ptr[k + 1]])
+        in_reach[k] = sink_in[k] or (out and not saved_l[k])
+    return np.asarray(in_reach, dtype=bool)

@@ -1,0 +1,164 @@
+"""Reports and partition errors as terminal text.
+
+Works on the report's data (``report.model``) and on ``PartitionError``'s structured path; it
+never parses the English of a reason back into a constraint.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fusioncut._log import format_bytes
+from fusioncut.decision import Constraint
+from fusioncut.ops import op_name
+
+__all__ = ["format_bytes", "format_partition_error", "format_report", "format_seconds",
+           "format_totals", "node_op", "table"]
+
+
+def table(headers: list[str], rows: list[list[str]], right: set[int] = frozenset()) -> list[str]:
+    """Rows under headers, columns padded; column indices in ``right`` right-aligned."""
+    widths = [len(h) for h in headers]
+    for r in rows:
+        for k, c in enumerate(r):
+            widths[k] = max(widths[k], len(c))
+
+    def line(cells):
+        out = []
+        for k, c in enumerate(cells):
+            out.append(c.rjust(widths[k]) if k in right else c.ljust(widths[k]))
+        return "  " + "  ".join(out).rstrip()
+
+    return [line(headers), "  " + "  ".join("-" * w for w in widths)] + [line(r) for r in rows]
+
+
+def format_seconds(s: float | None) -> str:
+    return "-" if s is None else (f"{s * 1000:.1f} ms" if s < 1 else f"{s:.2f} s")
+
+
+def _limit(rows: list, max_rows: int | None) -> tuple[list, int]:
+    if max_rows is None or len(rows) <= max_rows:
+        return rows, 0
+    return rows[:max_rows], len(rows) - max_rows
+
+
+def format_report(r: Any, max_rows: int | None) -> str:
+    """A ``Report`` as tables: saved, recomputed, banned, totals."""
+    fc = r.fusioncut
+    out = [f"fusioncut.explain: {r.num_nodes} nodes ({r.num_forward} forward, "
+           f"{r.num_backward} backward), mode={r.mode}, decided in {format_seconds(r.decide_s)}"
+           + (f", emitted in {format_seconds(r.emit_s)}" if r.emit_s is not None else ""), ""]
+
+    held = [s for s in r.saved if s.kind in ("input", "static input")]
+    acts = [s for s in r.saved if s.kind not in ("input", "static input")]
+    out.append(f"Saved for backward: {len(acts)} values, {format_bytes(fc.saved_bytes)} "
+               f"(+ {len(held)} graph inputs held anyway)")
+    rows = sorted(acts, key=lambda s: (-s.nbytes, s.name))
+    shown, more = _limit(rows, max_rows)
+    if rows:
+        out += table(["node", "op", "shape", "dtype", "bytes", "why"],
+                     [[s.name, s.op, "x".join(map(str, s.shape)) or "-", s.dtype or "-",
+                       format_bytes(s.nbytes), s.why] for s in shown], right={4})
+    if more:
+        out.append(f"  ... {more} more (smallest)")
+    out.append("")
+
+    real = [x for x in r.recomputed if not x.is_view]
+    views = len(r.recomputed) - len(real)
+    out.append(f"Recomputed in the backward: {len(real)} ops"
+               + (f" (+ {views} views/getitems)" if views else ""))
+    if real:
+        shown, more = _limit(real, max_rows)
+        out += table(["node", "op", "needed by (backward)"],
+                     [[x.name, x.op, ", ".join(x.needed_by) or "-"] for x in shown])
+        if more:
+            out.append(f"  ... {more} more")
+    out.append("")
+
+    counts: dict[str, int] = {}
+    examples: dict[str, list[str]] = {}
+    for b in r.banned:
+        key = b.group or b.reason
+        counts[key] = counts.get(key, 0) + 1
+        examples.setdefault(key, []).append(b.name)
+    out.append(f"Banned from recomputation: {len(r.banned)} forward nodes "
+               f"(+ {r.num_input_bans} graph inputs)")
+    if counts:
+        rows2 = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
+        shown, more = _limit(rows2, max_rows)
+        out += table(["reason", "nodes", "e.g."],
+                     [[k, str(v), ", ".join(examples[k][:3]) + (" ..." if v > 3 else "")]
+                      for k, v in shown], right={1})
+        if more:
+            out.append(f"  ... {more} more reasons")
+    if r.dropped_preferences:
+        out.append("Dropped PREFER_* annotations (they made every cut infinite): "
+                   + ", ".join(r.dropped_preferences))
+    out.append("")
+
+    out.append(format_totals(r))
+    return "\n".join(line.rstrip() for line in out)
+
+
+def format_totals(r: Any) -> str:
+    """The side-by-side totals table (every method, same fusion traffic model)."""
+    fc = r.fusioncut
+    out = ["Totals (traffic: each saved activation read once by the backward, plus written "
+           "once by the forward if it would otherwise stay fused)"]
+    base = fc.saved_bytes or None
+    rows = []
+    for m in r.methods:
+        if m.error:
+            rows.append([m.method, "-", "-", "-", "-", "-", m.error])
+            continue
+        rel = (f"{m.saved_bytes / base:.2f}x" if base else "-") if m is not fc else "1.00x"
+        rows.append([m.method, format_seconds(m.time_s), str(m.num_saved),
+                     format_bytes(m.saved_bytes), rel, format_bytes(m.traffic_bytes), ""])
+    out += table(["method", "partition time", "saved", "saved bytes", "vs fusioncut",
+                  "traffic", ""], rows, right={1, 2, 3, 4, 5})
+    return "\n".join(line.rstrip() for line in out)
+
+
+def _group(reason: Any) -> str:
+    constraint = getattr(reason, "constraint", Constraint.DEPENDENCY)
+    if constraint is Constraint.BAN:
+        return f"ban ({getattr(reason, 'reason', None) or reason})"
+    return constraint.value
+
+
+def format_partition_error(err: Any) -> str:
+    """``PartitionError``'s offending path, its FX nodes grouped by the constraint that put
+    them there: user annotations, bans (with their reason), graph inputs, data dependencies
+    and the backward that needs the value."""
+    nodes = list(getattr(err, "nodes", []) or [])
+    reasons = list(getattr(err, "reasons", []) or [])
+    if not nodes:
+        return str(err)
+    groups: dict[str, list[str]] = {}
+    order = [Constraint.ANNOTATION.value]
+    for node, why in zip(nodes, reasons):
+        for r in why or ["data dependency"]:
+            g = _group(r)
+            if g not in groups:
+                groups[g] = []
+                if g not in order:
+                    order.append(g)
+            op = node_op(node)
+            groups[g].append(f"{node.name} ({op}): {r}")
+    lines = ["fusioncut: no valid partition. Some value must reach the backward but can "
+             "neither be saved nor recomputed.",
+             "Path, source first: " + " -> ".join(nd.name for nd in nodes)]
+    for g in order:
+        if g in groups:
+            lines.append(f"  {g}:")
+            lines.extend(f"    {item}" for item in groups[g])
+    if Constraint.ANNOTATION.value in groups and any(g.startswith("ban (") for g in groups):
+        lines.append("An annotation asks to recompute what a ban forbids: drop or change the "
+                     "annotation, or let annotations lift heuristic bans "
+                     "(Options(annotations_override_bans=True), the default).")
+    return "\n".join(lines)
+
+
+def node_op(node: Any) -> str:
+    """``aten.mm`` for a call_function node, else the node's kind (``placeholder``)."""
+    return op_name(node.target) if node.op == "call_function" else node.op
