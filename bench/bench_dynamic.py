@@ -2,13 +2,14 @@
 
     python bench/bench_dynamic.py [--layers 48] [--repeats 200] [--json out.json]
 
-Model: a GPT (token + position embedding, ``--layers`` x [LayerNorm, causal attention,
-LayerNorm, MLP with GeLU], final LayerNorm, head, cross-entropy), d_model 32, 2 heads,
+Model: the zoo's GPT (``fusioncut.models``: token + position embedding, ``--layers`` x
+[LayerNorm, causal attention, LayerNorm, MLP with GeLU], final LayerNorm, untied head,
+cross-entropy), d_model 32, 2 heads,
 traced once with ``aot_module(..., dynamic=True)`` so batch and sequence length are symbols.
 
 Timed, in the same run:
 
-- ``plan``: ``fusioncut.dynamic.plan`` (once per graph: analysis, cost probes, network);
+- ``plan``: ``fusioncut.plan`` (once per graph: analysis, the cost model, the network);
 - ``solve``: ``Plan.solve(sizes)`` at seeded random (batch, seq) sizes, median over
   ``--repeats`` calls (garbage collector off);
 - ``torch``: a fresh ``min_cut_rematerialization_partition`` of a copy of the same joint
@@ -29,7 +30,6 @@ import copy
 import datetime
 import gc
 import json
-import math
 import os
 import platform
 import statistics
@@ -39,8 +39,8 @@ import warnings
 
 import numpy as np
 import torch
-import torch.nn.functional as F
-from torch import nn
+
+from fusioncut.models import GPT, GPTConfig
 
 DEFAULT_JSON = os.path.join(os.path.dirname(os.path.abspath(__file__)), "results", "dynamic.json")
 TARGET_SOLVE_S = 1e-3
@@ -48,41 +48,11 @@ TARGET_RATIO = 1000.0
 TARGET_BREAKPOINTS_S = 20e-3
 
 
-class Block(nn.Module):
-    def __init__(self, d: int, heads: int) -> None:
-        super().__init__()
-        self.heads = heads
-        self.ln1, self.ln2 = nn.LayerNorm(d), nn.LayerNorm(d)
-        self.qkv, self.proj = nn.Linear(d, 3 * d), nn.Linear(d, d)
-        self.fc, self.out = nn.Linear(d, 4 * d), nn.Linear(4 * d, d)
-
-    def forward(self, x: torch.Tensor) -> torch.Tensor:
-        b, t, c = x.shape
-        q, k, v = self.qkv(self.ln1(x)).split(c, dim=2)
-        q, k, v = (z.view(b, t, self.heads, c // self.heads).transpose(1, 2) for z in (q, k, v))
-        att = (q @ k.transpose(-2, -1)) * (1.0 / math.sqrt(c // self.heads))
-        mask = torch.ones(t, t, dtype=torch.bool, device=x.device).tril()
-        att = att.masked_fill(~mask, float("-inf")).softmax(dim=-1)
-        y = (att @ v).transpose(1, 2).contiguous().view(b, t, c)
-        x = x + self.proj(y)
-        return x + self.out(F.gelu(self.fc(self.ln2(x))))
-
-
-class GPT(nn.Module):
-    def __init__(self, layers: int, d: int = 32, heads: int = 2, vocab: int = 64,
-                 block: int = 65536) -> None:
-        super().__init__()
-        self.wte, self.wpe = nn.Embedding(vocab, d), nn.Embedding(block, d)
-        self.blocks = nn.ModuleList(Block(d, heads) for _ in range(layers))
-        self.ln_f, self.head = nn.LayerNorm(d), nn.Linear(d, vocab, bias=False)
-
-    def forward(self, idx: torch.Tensor, targets: torch.Tensor) -> torch.Tensor:
-        t = idx.shape[1]
-        x = self.wte(idx) + self.wpe(torch.arange(t, device=idx.device))
-        for block in self.blocks:
-            x = block(x)
-        logits = self.head(self.ln_f(x))
-        return F.cross_entropy(logits.view(-1, logits.size(-1)), targets.view(-1))
+def gpt_config(layers: int) -> GPTConfig:
+    """The zoo's GPT (tests style: LayerNorm, F.gelu, written-out attention), untied head, no
+    dropout, d_model 32, positions for up to 65536 tokens."""
+    return GPTConfig(vocab=64, block_size=65536, d_model=32, n_head=2, n_layer=layers,
+                     dropout_sites=(), head="untied")
 
 
 def capture(layers: int, batch: int, seq: int):
@@ -90,7 +60,7 @@ def capture(layers: int, batch: int, seq: int):
     from functorch.compile import aot_module, default_partition
 
     torch.manual_seed(0)
-    model = GPT(layers)
+    model = GPT(gpt_config(layers))
     captured = []
 
     def record(joint_module, joint_inputs, *, num_fwd_outputs, **kwargs):
@@ -189,22 +159,22 @@ def main() -> int:
 
     # Where a solve's time goes: sizes -> element counts, weights, the max-flow itself.
     sizes0 = sizes_list[0]
-    values0 = plan._values(sizes0, "bench")
+    values0 = plan.sizes.values(sizes0, "bench")
     E0 = plan._evaluate(values0)
     w0 = plan._network_weights(E0)
-    algorithm = plan.options.algorithm
     parts = {
-        "validate sizes": statistics.median(timed(lambda: plan._values(sizes0, "b"), 200)),
+        "validate sizes": statistics.median(timed(lambda: plan.sizes.values(sizes0, "b"), 200)),
         "element counts": statistics.median(timed(lambda: plan._evaluate(values0), 200)),
         "weights": statistics.median(timed(lambda: plan._network_weights(E0), 200)),
         "max-flow (C++)": statistics.median(timed(
-            lambda: plan._core.solve(w0, algorithm, False, "b"), 200)),
+            lambda: plan.cut(w0, "b"), 200)),
     }
 
     t0 = time.perf_counter()
     report = dynamic.check_optimal_over_ranges(plan)
     check_s = time.perf_counter() - t0
 
+    network_nodes = plan._contracted.num_nodes + len(plan._dyn_ban_nodes)
     solve_med = statistics.median(solve_times)
     torch_med = statistics.median(torch_times)
     bp_med = statistics.median(bp_times)
@@ -212,12 +182,12 @@ def main() -> int:
     rows = [
         ("joint graph", f"{n_nodes} nodes, symbols {names} (batch {batch_sym}, seq {seq_sym})"),
         ("trace (aot_module, dynamic=True)", f"{trace_s:.1f} s"),
-        ("fusioncut.dynamic.plan", f"{statistics.median(plan_times) * 1e3:.1f} ms (median of 3)"),
+        ("fusioncut.plan", f"{statistics.median(plan_times) * 1e3:.1f} ms (median of 3)"),
         ("Plan.solve", f"{solve_med * 1e6:.0f} us median, min {min(solve_times) * 1e6:.0f} us, "
                        f"p90 {np.percentile(solve_times, 90) * 1e6:.0f} us "
                        f"({args.repeats} seeded sizes)"),
         ("  of which", ", ".join(f"{k} {v * 1e6:.0f} us" for k, v in parts.items())),
-        ("network", f"{plan._net.num_nodes} nodes after contracting the backward "
+        ("network", f"{network_nodes} nodes after contracting the backward "
                     f"({len(plan._dyn_ban_nodes)} size-dependent bans)"),
         ("torch min_cut_rematerialization_partition",
          f"{torch_med * 1e3:.0f} ms median of {args.torch_repeats}"),
@@ -258,7 +228,7 @@ def main() -> int:
         "solve_s_min": min(solve_times),
         "load_average": os.getloadavg(),
         "solve_parts_s": parts,
-        "network_nodes": plan._net.num_nodes,
+        "network_nodes": network_nodes,
         "torch_partition_s": torch_times,
         "ratio_torch_over_solve": ratio,
         "breakpoints_s": bp_times,
@@ -290,7 +260,7 @@ def _reference_cut(plan, w, sizes) -> np.ndarray:
 
     ref = plan.reference
     source_in = ref.source_in.copy()
-    E = plan._evaluate(plan._values(sizes, "bench"))
+    E = plan._evaluate(plan.sizes.values(sizes, "bench"))
     if len(plan._dyn_ban_nodes):
         source_in[plan._dyn_ban_nodes] = plan._bans(E)
     g = plan.graph

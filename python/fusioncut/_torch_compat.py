@@ -316,7 +316,7 @@ def tree_leaves(tree: Any) -> list:
     return _require("torch.utils._pytree", "tree_leaves")(tree)
 
 
-# --- structured trace logging (fusioncut._log; added for issue #5) ----------------------------
+# --- structured trace logging (fusioncut._log) ---------------------------------------------
 
 
 def trace_structured() -> Any:

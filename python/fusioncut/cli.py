@@ -116,24 +116,24 @@ def _first_line(e: BaseException) -> str:
     return text.splitlines()[0] if text else type(e).__name__
 
 
-def _positive(text: str) -> int:
-    try:
-        v = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
-    if v < 1:
-        raise argparse.ArgumentTypeError(f"{v} is not >= 1")
-    return v
+def _int_at_least(lo: int, hi: int | None = None):
+    """An argparse type: an integer in ``[lo, hi]``."""
+
+    def parse(text: str) -> int:
+        try:
+            v = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
+        if v < lo or (hi is not None and v > hi):
+            valid = f"[{lo}, {hi}]" if hi is not None else f">= {lo}"
+            raise argparse.ArgumentTypeError(f"{v} is out of range {valid}")
+        return v
+
+    return parse
 
 
-def _nonnegative(text: str) -> int:
-    try:
-        v = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
-    if v < 0:
-        raise argparse.ArgumentTypeError(f"{v} is not >= 0")
-    return v
+_positive = _int_at_least(1)
+_nonnegative = _int_at_least(0)
 
 
 class _Parser(argparse.ArgumentParser):
@@ -310,6 +310,12 @@ def cmd_demo(args) -> int:
         raise CliError(f"--d-model {args.d_model}: must be a multiple of 4 (the heads)")
     cfg = DemoConfig(n_layer=args.layers, d_model=args.d_model, block_size=args.seq,
                      batch=args.batch)
+    need, have = _demo_memory(cfg), _available_memory()
+    if have is not None and need > 0.8 * have:
+        raise CliError(f"--layers {cfg.n_layer} --d-model {cfg.d_model} --seq {cfg.block_size} "
+                       f"--batch {cfg.batch}: tracing and partitioning would need about "
+                       f"{need / 2**30:.1f} GiB, more than 80% of the {have / 2**30:.1f} GiB "
+                       f"available; choose a smaller model")
     torch.manual_seed(0)
     model = DemoGPT(cfg)
     params = sum(p.numel() for p in model.parameters())
@@ -330,6 +336,37 @@ def cmd_demo(args) -> int:
         _print_verdict(report, format_bytes)
     _write_outputs(report, args, f"fusioncut demo: {cfg.n_layer}-layer GPT")
     return 0
+
+
+# Measured: python -m fusioncut demo holds ~350 MB of torch and ~5 MB of graph bookkeeping
+# (three partitioners' copies of ~200 joint-graph nodes) per layer at the default sizes.
+_DEMO_BASE_BYTES = 400 * 2**20
+_DEMO_GRAPH_BYTES_PER_LAYER = 6 * 2**20
+
+
+def _demo_memory(cfg) -> float:
+    """Bytes the demo needs: torch, the graph copies, and the real tensors of one training
+    step (activations, attention scores, parameters and gradients), three times over for the
+    three partitioners' runs."""
+    b, t, d, h = cfg.batch, cfg.block_size, cfg.d_model, cfg.n_head
+    per_layer_tensors = 4.0 * (b * t * (24 * d + 3 * h * t) + 2 * 12 * d * d)
+    return _DEMO_BASE_BYTES + cfg.n_layer * (_DEMO_GRAPH_BYTES_PER_LAYER
+                                             + 3 * per_layer_tensors)
+
+
+def _available_memory() -> float | None:
+    """MemAvailable from /proc/meminfo, or physical memory; None when unknown."""
+    try:
+        with open("/proc/meminfo", encoding="ascii") as f:
+            for line in f:
+                if line.startswith("MemAvailable:"):
+                    return float(line.split()[1]) * 1024
+    except OSError:
+        pass
+    try:
+        return float(os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_AVPHYS_PAGES"))
+    except (ValueError, OSError, AttributeError):
+        return None
 
 
 def _print_verdict(report, format_bytes) -> None:

@@ -266,9 +266,9 @@ class Plan:
     def cut(self, w: np.ndarray, function: str) -> tuple[int, np.ndarray]:
         """``(value, kept-node indices of the cut)`` of the reduced network with weights
         ``w`` (switch nodes dropped); the one call into the solver."""
-        value, cut_nodes, _, _, _ = self._solver._graph.solve(w, self.options.algorithm, False,
-                                                              function)
-        return int(value), cut_nodes[cut_nodes < len(self._contracted.keep)]
+        cut = self._solver.solve_int64(w, algorithm=self.options.algorithm, function=function)
+        cut_nodes = cut.cut_nodes
+        return int(cut.value), cut_nodes[cut_nodes < len(self._contracted.keep)]
 
     def solve(self, sizes: Mapping[Any, int] | Sequence[int] | None = None) -> SizedDecision:
         """The saved set at ``sizes`` (``{symbol or name: int}``, a sequence in ``symbols``
