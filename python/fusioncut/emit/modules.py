@@ -44,6 +44,7 @@ must never recompute an untagged random op (it falls back instead).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import torch
@@ -190,7 +191,7 @@ def build_modules(
     try:
         with gc_paused():
             fw_module, bw_module, n_sym, rng_twice = _build_fast(
-                joint_module, saved_values, saved_sym_nodes, placeholders, num_fwd_outputs
+                joint_module, saved_values, saved_sym_nodes, num_fwd_outputs
             )
     except NeedsReference:
         return _reference_or_error(
@@ -212,7 +213,30 @@ def _reference_or_error(joint_module, saved_values, saved_sym_nodes, **kwargs):
         ) from e
 
 
-def _build_fast(joint_module, saved_values, saved_sym_nodes, placeholders, num_fwd_outputs):
+@dataclass
+class Schedule:
+    """What each output graph computes, in emission order (indices into ``nodes``)."""
+
+    nodes: list[fx.Node]  # the joint graph's nodes, output included
+    index: dict[fx.Node, int]
+    fw_inputs: list[fx.Node]
+    fw_order: list[int]
+    fw_outputs: list[Any]  # forward outputs, then saved tensors, then saved SymInts
+    fw_descs: list[Any]
+    bw_inputs: list[fx.Node]  # saved SymInts, saved tensors, tangents, backward seeds
+    bw_order: list[int]  # autograd-engine order, getitems right after their producer
+    bw_outputs: list[Any]
+    bw_descs: list[Any]
+    saved_values: list[fx.Node]  # the saved tensors the backward reads
+    saved_sym_nodes: list[fx.Node]
+    rng_twice: list[fx.Node]  # random ops both graphs compute
+
+
+def schedule(joint_module: fx.GraphModule, saved_values: Sequence[fx.Node],
+             saved_sym_nodes: Sequence[fx.Node], num_fwd_outputs: int) -> Schedule:
+    """The node orders ``build_modules`` emits for a saved set (without building graphs);
+    raises ``NeedsReference`` for graphs only the reference path models."""
+    placeholders = list(joint_module.graph.find_nodes(op="placeholder"))
     nodes = list(joint_module.graph.nodes)
     index = {node: i for i, node in enumerate(nodes)}
     args_of = [node.all_input_nodes for node in nodes]
@@ -251,13 +275,9 @@ def _build_fast(joint_module, saved_values, saved_sym_nodes, placeholders, num_f
     ]
     fw = Subgraph(nodes, index, fw_inputs, fw_outputs, in_bw_only, placement, args_of)
     fw_order = raise_getitems(nodes, fw.body(nodes), index, args_of)
-    fw_graph = emit_graph(nodes, index, fw_inputs, fw_order, fw_outputs, fw_descs, backward=False)
 
-    # Backward, final inputs. The inputs only shrank to the used ones (plus symbol bindings,
-    # which are inputs but need no recomputation), so validity and liveness are unchanged
-    # except for new binding inputs; recompute to stay exact.
-    # Dropping unused inputs changes nothing that is live; only new symbol-binding inputs can
-    # make more nodes computable, so redo the walks only then.
+    # Backward, final inputs. Dropping unused inputs changes nothing that is live; only new
+    # symbol-binding inputs can make more nodes computable, so redo the walks only then.
     old_inputs = set(bw_inputs)
     bw_inputs = [*saved_sym_nodes, *saved_values, *tangents, *bwd_seeds]
     if not old_inputs.issuperset(bw_inputs):
@@ -266,12 +286,25 @@ def _build_fast(joint_module, saved_values, saved_sym_nodes, placeholders, num_f
         nodes, index, bw.body(nodes), tangents, bwd_outputs, args_of
     )
     bw_order = raise_getitems(nodes, bw_order, index, args_of)
-    bw_graph = emit_graph(nodes, index, bw_inputs, bw_order, bwd_outputs, bwd_descs, backward=True)
     fw_rng = {i for i in fw_order if placement.is_rng(nodes[i])}
     rng_twice = [nodes[i] for i in bw_order if i in fw_rng]
+    return Schedule(nodes=nodes, index=index, fw_inputs=fw_inputs, fw_order=fw_order,
+                    fw_outputs=fw_outputs, fw_descs=fw_descs, bw_inputs=bw_inputs,
+                    bw_order=bw_order, bw_outputs=bwd_outputs, bw_descs=bwd_descs,
+                    saved_values=saved_values, saved_sym_nodes=saved_sym_nodes,
+                    rng_twice=rng_twice)
+
+
+def _build_fast(joint_module, saved_values, saved_sym_nodes, num_fwd_outputs):
+    sched = schedule(joint_module, saved_values, saved_sym_nodes, num_fwd_outputs)
+    nodes, index = sched.nodes, sched.index
+    fw_graph = emit_graph(nodes, index, sched.fw_inputs, sched.fw_order, sched.fw_outputs,
+                          sched.fw_descs, backward=False)
+    bw_graph = emit_graph(nodes, index, sched.bw_inputs, sched.bw_order, sched.bw_outputs,
+                          sched.bw_descs, backward=True)
     fw_module = make_module(joint_module, fw_graph)
     bw_module = make_module(joint_module, bw_graph)
-    return fw_module, bw_module, len(saved_sym_nodes), rng_twice
+    return fw_module, bw_module, len(sched.saved_sym_nodes), sched.rng_twice
 
 
 def _rng_nodes(gm: fx.GraphModule) -> dict[str, fx.Node]:
