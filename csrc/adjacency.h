@@ -4,12 +4,12 @@
 // any residual graph exists. Building the full residual graph (16 bytes per arc, paired arcs)
 // just to find that most vertices are idle or merged into a terminal is wasteful, so min_cut
 // first builds this lighter structure: per vertex, its out-edges and in-edges. Each entry says
-// whether its edge is infinite, so that the searches never read the caller's capacity array
-// for in-lists (a random access per entry).
+// whether its edge is infinite, so that the searches never read the capacity array for
+// in-lists (a random access per entry).
 //
 //   out_first_: [0 | 2 | 3 | ...]   out-list of v: out_first_[v] .. out_first_[v+1]
 //       sorted input (src non-decreasing, as torch's and networkx's edge lists come): the
-//       input's own edges e in that range, read from src/dst/capacity (no copy at all);
+//       input's own edges e in that range, read from the EdgeList (no copy at all);
 //       otherwise out_[k] = (dst[e], e or ~e if infinite), counting-sorted.
 //   in_first_:  [0 | 1 | 3 | ...]   in_[in_first_[v] .. in_first_[v+1]) = src[e] (or ~src[e]
 //       if infinite) for the edges e into v; 4 bytes an entry, no edge index (no caller needs
@@ -19,7 +19,8 @@
 //   1. for_each_out / for_each_in visit exactly the edges with capacity > 0 and src != dst
 //      (out-lists may hold others; the iteration skips them).
 //   2. Within a vertex, entries are in input-edge order (stable counting sort): deterministic.
-//   3. The caller's arrays outlive every use of the structure (sorted input reads them).
+//   3. The EdgeList (input.h) outlives every use of the structure (sorted input reads it); it
+//      is the solver's own validated copy, never the caller's arrays.
 //
 // Complexity: O(V + E) time in two passes over the edges (count, place), 8 bytes per vertex
 // and 4 (sorted input) or 12 bytes per edge.
@@ -31,6 +32,7 @@
 #include <string>
 #include <vector>
 
+#include "input.h"
 #include "residual_graph.h"
 
 namespace fusioncut {
@@ -45,16 +47,13 @@ struct AdjacencyEntry {
 
 class Adjacency {
  public:
-  // Capacities must already be validated (in [0, kInfinity]). Returns false, with the
-  // structure unusable, if some src[e] or dst[e] is outside [0, num_vertices): checking here,
-  // in the counting pass that reads them anyway, saves min_cut a pass over both arrays.
-  bool build(VertexId num_vertices, int64_t num_edges, const int64_t* src, const int64_t* dst,
-             const int64_t* capacity) {
-    if (num_edges > std::numeric_limits<int32_t>::max()) {
-      throw std::length_error("fusioncut: " + std::to_string(num_edges) +
-                              " edges exceed the supported maximum of " +
-                              std::to_string(std::numeric_limits<int32_t>::max()));
-    }
+  // The lists of a validated edge list, which must outlive them (invariant 3).
+  void build(const EdgeList& edges) {
+    const VertexId num_vertices = edges.num_vertices();
+    const int64_t num_edges = edges.num_edges();
+    const int32_t* src = edges.src();
+    const int32_t* dst = edges.dst();
+    const int64_t* capacity = edges.capacity();
     num_vertices_ = num_vertices;
     dst_ = dst;
     capacity_ = capacity;
@@ -68,13 +67,10 @@ class Adjacency {
     in_first_.assign(static_cast<size_t>(num_vertices) + 1, 0);
     int32_t* out_first = out_first_.data();
     int32_t* in_first = in_first_.data();
-    const auto end = static_cast<uint64_t>(num_vertices);
-    int64_t previous = 0;
+    int32_t previous = 0;
     bool sorted = true;
     for (int64_t e = 0; e < num_edges; ++e) {
-      const int64_t u = src[e], v = dst[e];
-      // Negative indices wrap to huge unsigned ones: one comparison checks both bounds.
-      if ((static_cast<uint64_t>(u) >= end) | (static_cast<uint64_t>(v) >= end)) return false;
+      const int32_t u = src[e], v = dst[e];
       sorted &= u >= previous;
       previous = u;
       ++out_first[u + 1];
@@ -93,8 +89,7 @@ class Adjacency {
       // The out-lists are the input's own ranges: only the in-lists need placing.
       for (int64_t e = num_edges - 1; e >= 0; --e) {
         const int64_t c = capacity[e];
-        const auto u = static_cast<VertexId>(src[e]);
-        const auto v = static_cast<VertexId>(dst[e]);
+        const VertexId u = src[e], v = dst[e];
         if (c <= 0 || u == v) {
           if (c == 0) zero_capacity_.push_back(static_cast<int32_t>(e));
           continue;
@@ -107,8 +102,7 @@ class Adjacency {
       AdjacencyEntry* out = out_.data();
       for (int64_t e = num_edges - 1; e >= 0; --e) {
         const int64_t c = capacity[e];
-        const auto u = static_cast<VertexId>(src[e]);
-        const auto v = static_cast<VertexId>(dst[e]);
+        const VertexId u = src[e], v = dst[e];
         if (c <= 0 || u == v) {
           // Out-lists hold every edge; pointing this one back at u makes for_each_out skip it.
           out[--out_first[u + 1]] = {u, static_cast<int32_t>(e)};
@@ -123,7 +117,6 @@ class Adjacency {
       out_first[num_vertices] = out_total;
     }
     in_first[num_vertices] = in_total;
-    return true;
   }
 
   // The graph interface of Reductions: f(w, infinite, e) for every edge e of positive capacity
@@ -136,7 +129,7 @@ class Adjacency {
     if (sorted_) {
       for (int32_t e = begin; e < end; ++e) {
         const int64_t c = capacity_[e];
-        const auto w = static_cast<VertexId>(dst_[e]);
+        const VertexId w = dst_[e];
         if (c > 0 && w != x) f(w, c >= kInfinity, e);
       }
     } else {
@@ -160,7 +153,7 @@ class Adjacency {
  private:
   VertexId num_vertices_ = 0;
   bool sorted_ = false;
-  const int64_t* dst_ = nullptr;       // the caller's arrays (invariant 3)
+  const int32_t* dst_ = nullptr;       // the EdgeList's arrays (invariant 3)
   const int64_t* capacity_ = nullptr;
   std::vector<int32_t> out_first_, in_first_;
   std::vector<AdjacencyEntry> out_;    // unsorted input only

@@ -1,14 +1,20 @@
 // The only pybind11 code in fusioncut: thin wrappers over the header-only solvers.
-// Arrays come in as C-contiguous numpy arrays of the exact dtype (no silent conversion), the
-// GIL is released while solving, and results go out as numpy arrays and exact Python ints.
+// Arrays come in as C-contiguous numpy arrays of the exact dtype (no silent conversion) and are
+// copied into the solvers' own memory and validated while the GIL is held; only then is the
+// GIL released for the solve, so another thread writing to the caller's arrays meanwhile
+// cannot change what is solved. Results go out as read-only structs of numpy arrays and exact
+// Python ints.
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <algorithm>
 #include <memory>
 #include <mutex>
 #include <string>
+#include <vector>
 
+#include "input.h"
 #include "min_cut.h"
 #include "node_cut.h"
 
@@ -19,14 +25,53 @@ using fusioncut::WideInt;
 namespace {
 
 using Int64Array = py::array_t<int64_t, py::array::c_style>;
+using BoolArray = py::array_t<bool>;
 
-PyObject* unbounded_cut_error = nullptr;
+PyObject* unbounded_cut_error = nullptr;  // fusioncut._core.UnboundedCutError (never freed)
 
-// min_cut keeps one workspace per thread for graphs up to this many edges (about 40 bytes an
-// edge), so that repeated small solves neither allocate nor page-fault; larger graphs free
-// theirs on return.
+// min_cut keeps one workspace per thread (input copy included) for graphs up to this many
+// edges (about 60 bytes an edge), so that repeated small solves neither allocate nor
+// page-fault; larger graphs free theirs on return. NodeCutGraph.solve's weight copies follow
+// the same rule per node.
 constexpr int64_t kRetainedWorkspaceEdges = int64_t{1} << 18;
-thread_local std::unique_ptr<fusioncut::MinCutWorkspace> cached_workspace;  // fusioncut._core.UnboundedCutError (never freed)
+thread_local std::unique_ptr<fusioncut::MinCutWorkspace> cached_workspace;
+thread_local std::vector<int64_t> cached_weights;
+
+// Takes this thread's workspace and puts it back on every exit, unless the graph was large.
+class WorkspaceLease {
+ public:
+  explicit WorkspaceLease(int64_t num_edges)
+      : workspace_(std::move(cached_workspace)), retain_(num_edges <= kRetainedWorkspaceEdges) {
+    if (!workspace_) workspace_ = std::make_unique<fusioncut::MinCutWorkspace>();
+  }
+  ~WorkspaceLease() {
+    if (retain_) cached_workspace = std::move(workspace_);
+  }
+  WorkspaceLease(const WorkspaceLease&) = delete;
+  WorkspaceLease& operator=(const WorkspaceLease&) = delete;
+  fusioncut::MinCutWorkspace* get() const { return workspace_.get(); }
+
+ private:
+  std::unique_ptr<fusioncut::MinCutWorkspace> workspace_;
+  bool retain_;
+};
+
+// What _core.min_cut returns: fusioncut::MinCutResult with the source side, as numpy arrays.
+struct BoundMinCutResult {
+  py::int_ value;
+  BoolArray source_side;
+  Int64Array cut_edges;
+  py::str algorithm;
+};
+
+// What _core.NodeCutGraph.solve returns: fusioncut::NodeCutResult with both sides.
+struct BoundNodeCutResult {
+  py::int_ value;
+  Int64Array cut_nodes;
+  BoolArray source_side_in;
+  BoolArray source_side_out;
+  py::str algorithm;
+};
 
 Algorithm parse_algorithm(const std::string& function, const std::string& name) {
   if (name == "auto") return Algorithm::kAuto;
@@ -44,6 +89,12 @@ py::int_ to_python_int(WideInt value) {
   if (value >= INT64_MIN && value <= INT64_MAX) return py::int_(static_cast<int64_t>(value));
   const std::string text = fusioncut::to_string_wide(value);
   return py::reinterpret_steal<py::int_>(PyLong_FromString(text.c_str(), nullptr, 10));
+}
+
+Int64Array to_numpy(const std::vector<int64_t>& values) {
+  Int64Array array(static_cast<py::ssize_t>(values.size()));
+  std::copy(values.begin(), values.end(), array.mutable_data());
+  return array;
 }
 
 void check_one_dimensional(const char* function, const char* argument, const Int64Array& a) {
@@ -92,8 +143,39 @@ PYBIND11_MODULE(_core, m) {
           PyObject_CallFunction(unbounded_cut_error, "s", e.what()));
       error.attr("path") = py::cast(e.path);
       PyErr_SetObject(unbounded_cut_error, error.ptr());
+    } catch (const fusioncut::MemoryLimit& e) {
+      PyErr_SetString(PyExc_MemoryError, e.what());
     }
   });
+
+  py::class_<BoundMinCutResult>(m, "MinCutResult",
+                                "What min_cut returns (read-only): value (exact int), "
+                                "source_side (bool per vertex), cut_edges (int64, ascending), "
+                                "algorithm (the one that ran).")
+      .def_readonly("value", &BoundMinCutResult::value)
+      .def_readonly("source_side", &BoundMinCutResult::source_side)
+      .def_readonly("cut_edges", &BoundMinCutResult::cut_edges)
+      .def_readonly("algorithm", &BoundMinCutResult::algorithm)
+      .def("__repr__", [](const BoundMinCutResult& r) {
+        return "MinCutResult(value=" + py::str(r.value).cast<std::string>() +
+               ", cut_edges=" + std::to_string(r.cut_edges.size()) + " edges, algorithm='" +
+               r.algorithm.cast<std::string>() + "')";
+      });
+
+  py::class_<BoundNodeCutResult>(m, "NodeCutResult",
+                                 "What NodeCutGraph.solve returns (read-only): value (exact "
+                                 "int), cut_nodes (int64, ascending), source_side_in, "
+                                 "source_side_out (bool per node), algorithm (the one that ran).")
+      .def_readonly("value", &BoundNodeCutResult::value)
+      .def_readonly("cut_nodes", &BoundNodeCutResult::cut_nodes)
+      .def_readonly("source_side_in", &BoundNodeCutResult::source_side_in)
+      .def_readonly("source_side_out", &BoundNodeCutResult::source_side_out)
+      .def_readonly("algorithm", &BoundNodeCutResult::algorithm)
+      .def("__repr__", [](const BoundNodeCutResult& r) {
+        return "NodeCutResult(value=" + py::str(r.value).cast<std::string>() +
+               ", cut_nodes=" + std::to_string(r.cut_nodes.size()) + " nodes, algorithm='" +
+               r.algorithm.cast<std::string>() + "')";
+      });
 
   m.def(
       "min_cut",
@@ -107,29 +189,30 @@ PYBIND11_MODULE(_core, m) {
         check_same_length(kFunction, "dst", dst, "src", src);
         check_same_length(kFunction, "capacity", capacity, "src", src);
         const Algorithm requested = parse_algorithm(kFunction, algorithm);
-        fusioncut::check_num_vertices(kFunction, "num_nodes", num_nodes,
-                                      std::numeric_limits<fusioncut::VertexId>::max() - 2);
-        py::array_t<bool> source_side(static_cast<py::ssize_t>(num_nodes));
+        const fusioncut::VertexId n =
+            fusioncut::check_min_cut_arguments(kFunction, num_nodes, source, sink);
+        fusioncut::check_min_cut_size(kFunction, n, src.size());
+        // The copy is made holding the GIL: no Python code can write to the arrays meanwhile.
+        const WorkspaceLease workspace(src.size());
+        fusioncut::EdgeList& edges = workspace.get()->edges;
+        edges.copy(kFunction, n, src.size(), src.data(), dst.data(), capacity.data());
+        BoolArray source_side(static_cast<py::ssize_t>(n));
         auto* side = reinterpret_cast<uint8_t*>(source_side.mutable_data());
         fusioncut::MinCutResult result;
         {
           py::gil_scoped_release release;
-          std::unique_ptr<fusioncut::MinCutWorkspace> workspace = std::move(cached_workspace);
-          if (!workspace) workspace = std::make_unique<fusioncut::MinCutWorkspace>();
-          result = fusioncut::min_cut(num_nodes, src.size(), src.data(), dst.data(),
-                                      capacity.data(), source, sink, requested, check, side,
+          result = fusioncut::min_cut(edges, source, sink, requested, check, side,
                                       workspace.get());
-          if (src.size() <= kRetainedWorkspaceEdges) cached_workspace = std::move(workspace);
         }
-        Int64Array cut_edges(static_cast<py::ssize_t>(result.cut_edges.size()));
-        std::copy(result.cut_edges.begin(), result.cut_edges.end(), cut_edges.mutable_data());
-        return py::make_tuple(to_python_int(result.value), source_side, cut_edges,
-                              algorithm_name(result.algorithm));
+        return BoundMinCutResult{to_python_int(result.value), std::move(source_side),
+                                 to_numpy(result.cut_edges),
+                                 py::str(algorithm_name(result.algorithm))};
       },
       py::arg("num_nodes"), py::arg("src").noconvert(), py::arg("dst").noconvert(),
       py::arg("capacity").noconvert(), py::arg("source"), py::arg("sink"),
       py::arg("algorithm") = "auto", py::arg("check") = false,
-      "Minimum s-t cut; returns (value, source_side, cut_edges, algorithm_used).");
+      "Minimum s-t cut of C-contiguous int64 arrays, copied and validated before the GIL is "
+      "released; returns a MinCutResult.");
 
   py::class_<BoundNodeCutGraph>(m, "NodeCutGraph")
       .def(py::init([](int64_t num_nodes, const Int64Array& src, const Int64Array& dst,
@@ -140,11 +223,11 @@ PYBIND11_MODULE(_core, m) {
              check_same_length("NodeCutGraph", "dst", dst, "src", src);
              auto a = terminal("source_in", source_in), b = terminal("source_out", source_out);
              auto c = terminal("sink_in", sink_in), d = terminal("sink_out", sink_out);
+             // Copied and validated holding the GIL; the build reads only the copy.
+             const fusioncut::SplitEdges edges = fusioncut::NodeCutGraph::split(
+                 num_nodes, src.size(), src.data(), dst.data(), a, b, c, d);
              py::gil_scoped_release release;
-             return new BoundNodeCutGraph{
-                 fusioncut::NodeCutGraph(num_nodes, src.size(), src.data(), dst.data(), a, b,
-                                         c, d),
-                 {}};
+             return new BoundNodeCutGraph{fusioncut::NodeCutGraph(edges), {}};
            }),
            py::arg("num_nodes"), py::arg("src").noconvert(), py::arg("dst").noconvert(),
            py::arg("source_in").noconvert(), py::arg("source_out").noconvert(),
@@ -164,23 +247,25 @@ PYBIND11_MODULE(_core, m) {
                                     std::to_string(n) + " nodes");
             }
             const Algorithm requested = parse_algorithm(function, algorithm);
-            py::array_t<bool> side_in(n), side_out(n);
+            // The copy is made holding the GIL; solve() validates it and reads nothing else.
+            std::vector<int64_t> large;
+            std::vector<int64_t>& copy = n <= kRetainedWorkspaceEdges ? cached_weights : large;
+            copy.assign(weights.data(), weights.data() + n);
+            BoolArray side_in(n), side_out(n);
             auto* in = reinterpret_cast<uint8_t*>(side_in.mutable_data());
             auto* out = reinterpret_cast<uint8_t*>(side_out.mutable_data());
             fusioncut::NodeCutResult result;
             {
               py::gil_scoped_release release;
               std::lock_guard<std::mutex> lock(self.mutex);
-              result = self.graph.solve(weights.data(), requested, check, in, out, name);
+              result = self.graph.solve(copy.data(), requested, check, in, out, name);
             }
-            Int64Array cut_nodes(static_cast<py::ssize_t>(result.cut_nodes.size()));
-            std::copy(result.cut_nodes.begin(), result.cut_nodes.end(),
-                      cut_nodes.mutable_data());
-            return py::make_tuple(to_python_int(result.value), cut_nodes, side_in, side_out,
-                                  algorithm_name(result.algorithm));
+            return BoundNodeCutResult{to_python_int(result.value), to_numpy(result.cut_nodes),
+                                      std::move(side_in), std::move(side_out),
+                                      py::str(algorithm_name(result.algorithm))};
           },
           py::arg("weights").noconvert(), py::arg("algorithm") = "auto",
           py::arg("check") = false, py::arg("function") = "NodeCutGraph.solve",
-          "Re-solves for new node weights; returns (value, cut_nodes, source_side_in, "
-          "source_side_out, algorithm_used).");
+          "Re-solves for new node weights (a C-contiguous int64 array, copied and validated "
+          "before the GIL is released); returns a NodeCutResult.");
 }

@@ -7,6 +7,8 @@
 // the same for every maximum flow and therefore for every algorithm).
 //
 // Pipeline of min_cut() when more than kInPlaceMaxInfiniteShare of the edges are infinite:
+//   0. (The caller.) The input arrays copied and validated into an EdgeList (input.h): no
+//      later step reads caller memory, which another thread may be writing to.
 //   1. Reductions (reductions.h) on the input adjacency (adjacency.h): the infinite closures
 //      S_inf, T_inf and the idle vertices; an s -> t path of infinite edges if no finite cut.
 //   2. A residual graph of the live vertices only, S_inf and T_inf merged into two terminals.
@@ -32,6 +34,7 @@
 #include "adjacency.h"
 #include "boykov_kolmogorov.h"
 #include "check.h"
+#include "input.h"
 #include "push_relabel.h"
 #include "reductions.h"
 #include "residual_graph.h"
@@ -170,52 +173,10 @@ class CutSolver {
   Algorithm used_ = Algorithm::kAuto;
 };
 
-// "min_cut: src[3] = 9 is out of range [0, 5)"
-inline std::string out_of_range_message(const char* function, const char* argument, int64_t i,
-                                        int64_t value, int64_t end) {
-  return std::string(function) + ": " + argument + "[" + std::to_string(i) + "] = " +
-         std::to_string(value) + " is out of range [0, " + std::to_string(end) + ")";
-}
-
-inline void check_index_array(const char* function, const char* argument, const int64_t* x,
-                              int64_t size, int64_t end) {
-  for (int64_t i = 0; i < size; ++i) {
-    if (x[i] < 0 || x[i] >= end) {
-      throw std::out_of_range(out_of_range_message(function, argument, i, x[i], end));
-    }
-  }
-}
-
-// Returns how many entries are kInfinity. The messages are word for word those of
-// fusioncut/_solver.py, which hands int64 arrays to C++ unchecked.
-inline int64_t check_capacity_array(const char* function, const char* argument,
-                                    const int64_t* c, int64_t size) {
-  int64_t infinite = 0;
-  for (int64_t i = 0; i < size; ++i) {
-    if (c[i] < 0 || c[i] > kInfinity) {
-      throw std::domain_error(std::string(function) + ": " + argument + "[" + std::to_string(i) +
-                              "] = " + std::to_string(c[i]) +
-                              (c[i] < 0 ? " is negative; valid range is [0, 2**62]"
-                                        : " is out of range [0, 2**62]") +
-                              " (2**62 = fusioncut.INF: never cut)");
-    }
-    infinite += c[i] == kInfinity;
-  }
-  return infinite;
-}
-
-inline VertexId check_num_vertices(const char* function, const char* argument, int64_t n,
-                                   int64_t max) {
-  if (n < 0 || n > max) {
-    throw std::domain_error(std::string(function) + ": " + argument + " = " + std::to_string(n) +
-                            " is out of range [0, " + std::to_string(max) + "]");
-  }
-  return static_cast<VertexId>(n);
-}
-
 // Everything min_cut() allocates, kept between calls so that repeated solves of similar graphs
 // neither allocate nor page-fault. Every member is fully re-initialised by each call.
 struct MinCutWorkspace {
+  EdgeList edges;                       // the caller's arrays, copied (input.h)
   Adjacency adjacency;
   Reductions reductions;
   std::vector<VertexId> compact;        // live input vertex -> live-network vertex
@@ -243,26 +204,25 @@ struct MinCutResult {
 };
 
 // The live-network route of min_cut (see there): writes the canonical source side of the input
-// graph into source_side[0 .. n) and fills *result. Calls check_indices() (which must throw)
-// if an index is out of range.
+// graph into source_side[0 .. n) and fills *result.
 //
 // On node-split networks most vertices are merged into a terminal or idle (GPT-48: 13,760
 // vertices, 2,360 live), so after the reductions every step walks only the live vertices and
 // their adjacency lists, found on the reductions' own search lists: the only passes over all E
 // edges are the two that build the adjacency, and those over all V vertices are byte-wide ones
 // the compiler vectorises.
-template <class CheckIndices, class ThrowUnbounded>
-void live_network_cut(VertexId n, int64_t num_edges, const int64_t* src, const int64_t* dst,
-                      const int64_t* capacity, int64_t infinite_edges, VertexId source,
-                      VertexId sink, Algorithm algorithm, bool check, const char* function,
-                      CheckIndices check_indices, ThrowUnbounded throw_unbounded,
+template <class ThrowUnbounded>
+void live_network_cut(const EdgeList& edges, VertexId source, VertexId sink, Algorithm algorithm,
+                      bool check, const char* function, ThrowUnbounded throw_unbounded,
                       uint8_t* source_side, MinCutWorkspace* workspace, MinCutResult* result) {
+  const VertexId n = edges.num_vertices();
+  const int64_t num_edges = edges.num_edges();
+  const int32_t* src = edges.src();
+  const int32_t* dst = edges.dst();
+  const int64_t* capacity = edges.capacity();
   // 1. Reductions on the input adjacency.
   Adjacency& adjacency = workspace->adjacency;
-  if (!adjacency.build(n, num_edges, src, dst, capacity)) {
-    check_indices();
-    throw std::logic_error(std::string(function) + ": internal error: bad index not found");
-  }
+  adjacency.build(edges);
   Reductions& reductions = workspace->reductions;
   if (!reductions.run(adjacency, source, sink)) {
     throw_unbounded(reductions.unbounded_path());
@@ -310,7 +270,7 @@ void live_network_cut(VertexId n, int64_t num_edges, const int64_t* src, const i
     });
   }
   for (const int32_t e : reductions.source_frontier()) {
-    const auto w = static_cast<VertexId>(dst[e]);
+    const VertexId w = dst[e];
     if (role[w] == kLive) emit(merged_source, compact[w], capacity[e]);
   }
   // Collecting the edges and counting-sorting them beat placing arcs straight from a second
@@ -328,7 +288,7 @@ void live_network_cut(VertexId n, int64_t num_edges, const int64_t* src, const i
   live_role[merged_sink] = kSinkSet;
 
   // 3. Max flow and the canonical cut of the live network.
-  result->algorithm = choose_algorithm(algorithm, infinite_edges, num_edges);
+  result->algorithm = choose_algorithm(algorithm, edges.num_infinite(), num_edges);
   FlowSolver& flow = workspace->flow;
   flow.run(graph, &residual, live_role.data(), result->algorithm, check, function);
 
@@ -403,33 +363,46 @@ void live_network_cut(VertexId n, int64_t num_edges, const int64_t* src, const i
   }
 }
 
-// Checks every capacity and returns how many are kInfinity, in one branch-free pass the
-// compiler vectorises even for plain SSE2 (no 64-bit comparison): a valid capacity
-// c in [0, 2**62] has c >> 62 == 1 exactly when c == kInfinity, any other c with bit 62 set has
-// low bits, and a negative one bit 63. Only an invalid input pays for the ordered per-entry
-// checks (src, dst, then capacity, as the messages promise) that name the first bad entry.
-inline int64_t check_capacities(const char* function, VertexId n, int64_t num_edges,
-                                const int64_t* src, const int64_t* dst,
-                                const int64_t* capacity) {
-  uint64_t bad = 0, infinite = 0;
-  for (int64_t i = 0; i < num_edges; ++i) {
-    const auto c = static_cast<uint64_t>(capacity[i]);
-    const uint64_t top = c >> 62;
-    infinite += top;
-    bad |= (c & (0 - top) & static_cast<uint64_t>(kInfinity - 1)) | (c >> 63);
+// min_cut's limits, checked before anything is allocated: vertex ids are VertexId, with two
+// more for the live network's merged terminals. The working set (input.h, check_memory) is the
+// largest peak RSS measured, rounded up: 67 bytes a vertex (10M vertices, 10 edges,
+// push-relabel, check=True), and beyond that 124 bytes an edge (1M-vertex random DAG, in-place
+// route, 128-bit flows, check=True; the layered graphs' live route needs 16-24).
+constexpr int64_t kMinCutMaxVertices = std::numeric_limits<VertexId>::max() - 2;
+constexpr int64_t kMinCutBytesPerVertex = 72;
+constexpr int64_t kMinCutBytesPerEdge = 128;
+
+// Checks the scalar arguments of min_cut.
+inline VertexId check_min_cut_arguments(const char* function, int64_t num_vertices,
+                                        int64_t source, int64_t sink) {
+  const VertexId n = check_num_vertices(function, "num_nodes", num_vertices, kMinCutMaxVertices);
+  if (source < 0 || source >= n) {
+    throw std::out_of_range(std::string(function) + ": source = " + std::to_string(source) +
+                            " is out of range [0, " + std::to_string(n) + ")");
   }
-  if (bad) {
-    check_index_array(function, "src", src, num_edges, n);
-    check_index_array(function, "dst", dst, num_edges, n);
-    check_capacity_array(function, "capacity", capacity, num_edges);
-    throw std::logic_error(std::string(function) + ": internal error: bad capacity not found");
+  if (sink < 0 || sink >= n) {
+    throw std::out_of_range(std::string(function) + ": sink = " + std::to_string(sink) +
+                            " is out of range [0, " + std::to_string(n) + ")");
   }
-  return static_cast<int64_t>(infinite);
+  if (source == sink) {
+    throw std::invalid_argument(std::string(function) + ": source and sink are both " +
+                                std::to_string(source) + "; they must differ");
+  }
+  return n;
 }
 
-// Validates everything (a direct call can never crash), solves, and writes the source side as
-// 0/1 bytes into source_side[0 .. num_vertices). Throws UnboundedCut, std::out_of_range,
-// std::domain_error or std::invalid_argument with messages naming min_cut and the argument.
+// Checks, before anything is allocated, that the copy and the solve can fit in memory.
+inline void check_min_cut_size(const char* function, VertexId num_vertices, int64_t num_edges) {
+  check_num_edges(function, "src", num_edges);
+  check_memory(function, "num_nodes", num_vertices, "edges (the length of src)", num_edges,
+               kMinCutBytesPerVertex, kMinCutBytesPerEdge);
+}
+
+// Solves for `edges`, the solver's own validated copy of the input (input.h: EdgeList::copy
+// is step 0, made by the caller, which may be workspace->edges), and writes the source side as
+// 0/1 bytes into source_side[0 .. edges.num_vertices()). Nothing here reads caller memory
+// but source_side. Throws UnboundedCut, std::out_of_range or std::invalid_argument (source or
+// sink) with messages naming min_cut and the argument.
 //
 // Two routes to the same canonical cut (kInPlaceMaxInfiniteShare picks one):
 //   * live network (many infinite edges, as in node-split graphs, where most vertices merge
@@ -437,30 +410,16 @@ inline int64_t check_capacities(const char* function, VertexId n, int64_t num_ed
 //     residual graph of the live vertices only, idle vertices mapped back afterwards;
 //   * in place (few infinite edges: nearly every vertex is live, so the adjacency and the copy
 //     would be pure overhead): one residual graph of the input, CutSolver.
-inline MinCutResult min_cut(int64_t num_vertices, int64_t num_edges, const int64_t* src,
-                            const int64_t* dst, const int64_t* capacity, int64_t source,
-                            int64_t sink, Algorithm algorithm, bool check,
-                            uint8_t* source_side, MinCutWorkspace* workspace) {
+inline MinCutResult min_cut(const EdgeList& edges, int64_t source, int64_t sink,
+                            Algorithm algorithm, bool check, uint8_t* source_side,
+                            MinCutWorkspace* workspace) {
   const char* kFunction = "min_cut";
-  const VertexId n = check_num_vertices(kFunction, "num_nodes", num_vertices,
-                                        std::numeric_limits<VertexId>::max() - 2);
-  if (source < 0 || source >= n) {
-    throw std::out_of_range(std::string(kFunction) + ": source = " + std::to_string(source) +
-                            " is out of range [0, " + std::to_string(n) + ")");
-  }
-  if (sink < 0 || sink >= n) {
-    throw std::out_of_range(std::string(kFunction) + ": sink = " + std::to_string(sink) +
-                            " is out of range [0, " + std::to_string(n) + ")");
-  }
-  if (source == sink) {
-    throw std::invalid_argument(std::string(kFunction) + ": source and sink are both " +
-                                std::to_string(source) + "; they must differ");
-  }
-  const int64_t infinite_edges = check_capacities(kFunction, n, num_edges, src, dst, capacity);
-  const auto check_indices = [&] {
-    check_index_array(kFunction, "src", src, num_edges, n);
-    check_index_array(kFunction, "dst", dst, num_edges, n);
-  };
+  const VertexId n = edges.num_vertices();
+  const int64_t num_edges = edges.num_edges();
+  check_min_cut_arguments(kFunction, n, source, sink);
+  const int32_t* src = edges.src();
+  const int32_t* dst = edges.dst();
+  const int64_t* capacity = edges.capacity();
   const auto throw_unbounded = [&](const std::vector<VertexId>& p) {
     std::vector<int64_t> path(p.begin(), p.end());
     const std::string message = std::string(kFunction) +
@@ -469,8 +428,7 @@ inline MinCutResult min_cut(int64_t num_vertices, int64_t num_edges, const int64
     throw UnboundedCut(message, std::move(path));
   };
   MinCutResult result;
-  if (infinite_edges <= num_edges * kInPlaceMaxInfiniteShare) {
-    check_indices();
+  if (edges.num_infinite() <= num_edges * kInPlaceMaxInfiniteShare) {
     ResidualGraph& graph = workspace->graph;
     std::vector<int64_t>& residual = workspace->residual;
     graph.build(
@@ -485,9 +443,8 @@ inline MinCutResult min_cut(int64_t num_vertices, int64_t num_edges, const int64
     const uint8_t* in_sink = solver.in_sink().data();
     for (VertexId v = 0; v < n; ++v) source_side[v] = in_sink[v] ^ 1;
   } else {
-    live_network_cut(n, num_edges, src, dst, capacity, infinite_edges,
-                     static_cast<VertexId>(source), static_cast<VertexId>(sink), algorithm,
-                     check, kFunction, check_indices, throw_unbounded, source_side, workspace,
+    live_network_cut(edges, static_cast<VertexId>(source), static_cast<VertexId>(sink),
+                     algorithm, check, kFunction, throw_unbounded, source_side, workspace,
                      &result);
     return result;
   }

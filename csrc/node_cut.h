@@ -19,6 +19,10 @@
 //      rebuilt.
 //   2. The returned cut is the canonical one of min_cut.h on this network.
 //
+// Construction is two steps: split() copies and validates the caller's arrays into the split
+// network's edge list (the binding holds the GIL for it), then the constructor builds the
+// residual graph from that list alone.
+//
 // Complexity: construction O(n + m); solve() O(n + m) plus the max-flow algorithm, with no
 // allocation after the first solve.
 #pragma once
@@ -27,6 +31,7 @@
 #include <string>
 #include <vector>
 
+#include "input.h"
 #include "min_cut.h"
 #include "residual_graph.h"
 
@@ -44,62 +49,118 @@ struct TerminalNodes {
   int64_t size = 0;
 };
 
+// The split network's edges: the nodes' split edges first (edge v is v_in -> v_out), then the
+// dependencies, then the terminal edges. NodeCutGraph::split() makes it from the caller's
+// arrays; nothing after that reads them.
+struct SplitEdges {
+  VertexId num_nodes = 0;
+  std::vector<int32_t> tail, head;
+};
+
 class NodeCutGraph {
  public:
   static constexpr VertexId kMaxNodes = (std::numeric_limits<VertexId>::max() - 2) / 2;
+  // The working set of construction plus one solve (check_memory in input.h): the largest
+  // peak RSS measured, rounded up: 218 bytes a node (5M nodes, 10 edges) and beyond that 130
+  // an edge (1M nodes, 4M random edges, 128-bit flows; both push-relabel, check=True).
+  static constexpr int64_t kBytesPerNode = 224;
+  static constexpr int64_t kBytesPerEdge = 136;
 
-  NodeCutGraph(int64_t num_nodes, int64_t num_edges, const int64_t* src, const int64_t* dst,
-               TerminalNodes source_in, TerminalNodes source_out, TerminalNodes sink_in,
-               TerminalNodes sink_out, const char* function = "NodeCutGraph") {
-    num_nodes_ = check_num_vertices(function, "num_nodes", num_nodes, kMaxNodes);
-    const int64_t n = num_nodes_;
-    check_index_array(function, "src", src, num_edges, n);
-    check_index_array(function, "dst", dst, num_edges, n);
-    check_index_array(function, "source_in", source_in.data, source_in.size, n);
-    check_index_array(function, "source_out", source_out.data, source_out.size, n);
-    check_index_array(function, "sink_in", sink_in.data, sink_in.size, n);
-    check_index_array(function, "sink_out", sink_out.data, sink_out.size, n);
-    source_ = static_cast<VertexId>(2 * n);
-    sink_ = source_ + 1;
-
-    const int64_t total =
-        n + num_edges + source_in.size + source_out.size + sink_in.size + sink_out.size;
-    std::vector<int32_t> tail(static_cast<size_t>(total)), head(static_cast<size_t>(total));
+  // Step 0 (the binding holds the GIL): copies and validates the dependencies src[i] -> dst[i]
+  // and the terminal lists, each entry read once, into the split network's edges. Throws
+  // std::domain_error (num_nodes), std::length_error, std::out_of_range or MemoryLimit naming
+  // `function`, the argument, the first bad entry and the valid range.
+  static SplitEdges split(int64_t num_nodes, int64_t num_edges, const int64_t* src,
+                          const int64_t* dst, TerminalNodes source_in, TerminalNodes source_out,
+                          TerminalNodes sink_in, TerminalNodes sink_out,
+                          const char* function = "NodeCutGraph") {
+    SplitEdges edges;
+    const int64_t n = edges.num_nodes =
+        check_num_vertices(function, "num_nodes", num_nodes, kMaxNodes);
+    check_num_edges(function, "src", num_edges);
+    // Array lengths are below 2**60 (8-byte entries): no overflow.
+    const int64_t terminals = source_in.size + source_out.size + sink_in.size + sink_out.size;
+    const int64_t total = n + num_edges + terminals;
+    if (total > kMaxEdges) {
+      throw std::length_error(
+          std::string(function) + ": num_nodes + len(src) + the terminal lists' lengths = " +
+          std::to_string(total) + " edges of the split network; at most " +
+          std::to_string(kMaxEdges) + " are supported");
+    }
+    check_memory(function, "num_nodes", n, "edges (len(src) + the terminal lists' lengths)",
+                 num_edges + terminals, kBytesPerNode, kBytesPerEdge);
+    const auto source = static_cast<int32_t>(2 * n), sink = source + 1;
+    edges.tail.resize(static_cast<size_t>(total));
+    edges.head.resize(static_cast<size_t>(total));
+    int32_t* tail = edges.tail.data();
+    int32_t* head = edges.head.data();
     int64_t e = 0;
     for (int64_t v = 0; v < n; ++v, ++e) {
       tail[e] = static_cast<int32_t>(2 * v);
       head[e] = static_cast<int32_t>(2 * v + 1);
     }
-    for (int64_t i = 0; i < num_edges; ++i, ++e) {
-      tail[e] = static_cast<int32_t>(2 * src[i] + 1);
-      head[e] = static_cast<int32_t>(2 * dst[i]);
-    }
-    auto attach = [&](TerminalNodes nodes, bool from_source, int side) {
-      for (int64_t i = 0; i < nodes.size; ++i, ++e) {
-        const auto v = static_cast<int32_t>(2 * nodes.data[i] + side);
-        tail[e] = from_source ? source_ : v;
-        head[e] = from_source ? v : sink_;
+    // Negative indices wrap to huge unsigned ones: one comparison checks both bounds. Each
+    // entry is read once, so what is checked is what is stored.
+    const auto end = static_cast<uint64_t>(n);
+    const auto copy = [&](const char* argument, const int64_t* x, int64_t size, int side,
+                          int32_t* out, int64_t first) {
+      uint64_t bad = 0;
+      for (int64_t i = 0; i < size; ++i) {
+        const auto v = static_cast<uint64_t>(x[i]);
+        bad |= static_cast<uint64_t>(v >= end);
+        out[first + i] = static_cast<int32_t>(2 * v + side);
+      }
+      if (bad) {
+        check_index_array(function, argument, x, size, n);
+        throw std::invalid_argument(std::string(function) + ": " + argument +
+                                    " changed while being copied");
       }
     };
-    attach(source_in, true, 0);
-    attach(source_out, true, 1);
-    attach(sink_in, false, 0);
-    attach(sink_out, false, 1);
+    copy("src", src, num_edges, 1, tail, e);
+    copy("dst", dst, num_edges, 0, head, e);
+    e += num_edges;
+    const auto attach = [&](const char* argument, TerminalNodes nodes, bool from_source,
+                            int side) {
+      copy(argument, nodes.data, nodes.size, side, from_source ? head : tail, e);
+      int32_t* terminal = from_source ? tail : head;
+      for (int64_t i = 0; i < nodes.size; ++i) terminal[e + i] = from_source ? source : sink;
+      e += nodes.size;
+    };
+    attach("source_in", source_in, true, 0);
+    attach("source_out", source_out, true, 1);
+    attach("sink_in", sink_in, false, 0);
+    attach("sink_out", sink_out, false, 1);
+    return edges;
+  }
 
+  // Builds the network of split(): no caller memory is read.
+  explicit NodeCutGraph(const SplitEdges& edges) {
+    num_nodes_ = edges.num_nodes;
+    const int64_t n = num_nodes_;
+    source_ = static_cast<VertexId>(2 * n);
+    sink_ = source_ + 1;
     std::vector<ArcId> arc_of_edge;
     graph_.build(
-        static_cast<VertexId>(2 * n + 2), total, tail.data(), head.data(),
-        [](int64_t) { return true; },
+        static_cast<VertexId>(2 * n + 2), static_cast<int64_t>(edges.tail.size()),
+        edges.tail.data(), edges.head.data(), [](int64_t) { return true; },
         [&](int64_t i) { return i < n ? int64_t{0} : kInfinity; }, &base_residual_,
         &arc_of_edge);
     split_arc_.assign(arc_of_edge.begin(), arc_of_edge.begin() + n);
   }
 
+  // Both steps, for C++ callers whose arrays cannot change meanwhile.
+  NodeCutGraph(int64_t num_nodes, int64_t num_edges, const int64_t* src, const int64_t* dst,
+               TerminalNodes source_in, TerminalNodes source_out, TerminalNodes sink_in,
+               TerminalNodes sink_out, const char* function = "NodeCutGraph")
+      : NodeCutGraph(split(num_nodes, num_edges, src, dst, source_in, source_out, sink_in,
+                           sink_out, function)) {}
+
   VertexId num_nodes() const { return num_nodes_; }
 
-  // Solves for `weights` (length num_nodes). Writes 0/1 bytes into source_side_in/out
-  // (length num_nodes each). Throws UnboundedCut with a path of nodes, or std::domain_error
-  // for a weight outside [0, kInfinity].
+  // Solves for `weights` (length num_nodes), which no one may write to during the call (the
+  // binding passes its own copy). Writes 0/1 bytes into source_side_in/out (length num_nodes
+  // each). Throws UnboundedCut with a path of nodes, or std::domain_error for a weight outside
+  // [0, kInfinity].
   NodeCutResult solve(const int64_t* weights, Algorithm algorithm, bool check,
                       uint8_t* source_side_in, uint8_t* source_side_out,
                       const char* function = "NodeCutGraph.solve") {

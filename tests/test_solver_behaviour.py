@@ -31,11 +31,10 @@ def test_auto_picks_boykov_kolmogorov_for_mostly_infinite_networks():
     src = np.concatenate([2 * nodes, 2 * nodes[:-1] + 1, 2 * nodes[:-2] + 1])
     dst = np.concatenate([2 * nodes + 1, 2 * nodes[1:], 2 * nodes[2:]])
     cap = np.concatenate([np.full(k, 5), np.full(2 * k - 3, INF)])
-    value, *_, used = _core.min_cut(n, src, dst, cap, 0, n - 1, "auto", True)
-    assert (value, used) == (5, "boykov_kolmogorov")  # the first or last node alone
+    result = _core.min_cut(n, src, dst, cap, 0, n - 1, "auto", True)
+    assert (result.value, result.algorithm) == (5, "boykov_kolmogorov")  # first or last node
     n, src, dst, cap = random_graph(1)
-    *_, used = _core.min_cut(n, src, dst, cap, 0, 1, "auto", True)
-    assert used == "push_relabel"
+    assert _core.min_cut(n, src, dst, cap, 0, 1, "auto", True).algorithm == "push_relabel"
 
 
 @pytest.mark.parametrize("algorithm", ["auto", "push_relabel", "boykov_kolmogorov"])
@@ -142,3 +141,38 @@ def test_node_cut_value_beyond_int64_is_exact(algorithm):
     cut = graph.solve(weights, algorithm=algorithm, check=True)
     assert cut.value == k * (2**61 - 1) > 2**63
     assert cut.cut_nodes.tolist() == list(range(1, k + 1))
+
+
+def test_core_results_are_named_structs():
+    src, dst, cap = (np.array(x, dtype=np.int64) for x in ([0, 1, 0], [1, 2, 2], [4, 3, 1]))
+    result = _core.min_cut(3, src, dst, cap, 0, 2, "boykov_kolmogorov", True)
+    assert isinstance(result, _core.MinCutResult)
+    assert (result.value, result.source_side.tolist(), result.cut_edges.tolist(),
+            result.algorithm) == (4, [True, True, False], [1, 2], "boykov_kolmogorov")
+    assert "value=4" in repr(result)
+    graph = _core.NodeCutGraph(3, src[:2], dst[:2], np.array([0]), np.array([], np.int64),
+                               np.array([], np.int64), np.array([2]))
+    node = graph.solve(np.array([5, 2, 7]), "push_relabel")
+    assert isinstance(node, _core.NodeCutResult)
+    assert (node.value, node.cut_nodes.tolist(), node.source_side_in.tolist(),
+            node.source_side_out.tolist(), node.algorithm) == (
+        2, [1], [True, True, False], [True, False, False], "push_relabel")
+
+
+@pytest.mark.parametrize("algorithm", ["auto", "push_relabel", "boykov_kolmogorov"])
+def test_solve_int64_equals_solve(algorithm):
+    rng = np.random.default_rng(5)
+    n = 200
+    src, dst = rng.integers(0, n, 500), rng.integers(0, n, 500)
+    graph = fusioncut.NodeCutGraph(n, src, dst, source_in=np.arange(5),
+                                   sink_out=np.arange(n - 5, n))
+    for seed in range(5):
+        weights = np.random.default_rng(seed).integers(0, 9, n)
+        weights[weights == 8] = INF
+        a = graph.solve(weights, algorithm=algorithm, check=True)
+        b = graph.solve_int64(weights, algorithm=algorithm, check=True)
+        assert isinstance(b, fusioncut.NodeCut)
+        assert a.value == b.value
+        np.testing.assert_array_equal(a.cut_nodes, b.cut_nodes)
+        np.testing.assert_array_equal(a.source_side_in, b.source_side_in)
+        np.testing.assert_array_equal(a.source_side_out, b.source_side_out)

@@ -262,6 +262,6 @@ def test_core_self_check_is_callable_directly():
     src = np.array([0, 1, 0], dtype=np.int64)
     dst = np.array([1, 2, 2], dtype=np.int64)
     cap = np.array([4, 3, 1], dtype=np.int64)
-    value, side, edges, used = _core.min_cut(3, src, dst, cap, 0, 2, "push_relabel", True)
-    assert (value, side.tolist(), edges.tolist(), used) == (4, [True, True, False], [1, 2],
-                                                            "push_relabel")
+    r = _core.min_cut(3, src, dst, cap, 0, 2, "push_relabel", True)
+    assert (r.value, r.source_side.tolist(), r.cut_edges.tolist(), r.algorithm) == (
+        4, [True, True, False], [1, 2], "push_relabel")

@@ -1,4 +1,9 @@
-"""Type stubs for fusioncut's C++ max-flow / min-cut core (csrc/bindings.cpp)."""
+"""Type stubs for fusioncut's C++ max-flow / min-cut core (csrc/bindings.cpp).
+
+Every function takes one-dimensional C-contiguous int64 arrays only (anything else is a
+TypeError, nothing is converted), copies and validates them while it holds the GIL, then
+releases the GIL to solve its copy.
+"""
 
 import numpy as np
 import numpy.typing as npt
@@ -9,6 +14,38 @@ INF: int
 class UnboundedCutError(ValueError):
     path: list[int]
 
+class MinCutResult:
+    """What min_cut returns; read-only."""
+
+    @property
+    def value(self) -> int:
+        """Total capacity of the cut edges (exact; may exceed int64)."""
+    @property
+    def source_side(self) -> npt.NDArray[np.bool_]:
+        """True for the vertices on the source side."""
+    @property
+    def cut_edges(self) -> npt.NDArray[np.int64]:
+        """Ascending indices of the edges from the source side to the sink side."""
+    @property
+    def algorithm(self) -> str:
+        """The algorithm that ran: 'push_relabel' or 'boykov_kolmogorov'."""
+
+class NodeCutResult:
+    """What NodeCutGraph.solve returns; read-only."""
+
+    @property
+    def value(self) -> int:
+        """Total weight of the cut nodes (exact)."""
+    @property
+    def cut_nodes(self) -> npt.NDArray[np.int64]:
+        """Ascending nodes whose input side is on the source side and output side is not."""
+    @property
+    def source_side_in(self) -> npt.NDArray[np.bool_]: ...
+    @property
+    def source_side_out(self) -> npt.NDArray[np.bool_]: ...
+    @property
+    def algorithm(self) -> str: ...
+
 def min_cut(
     num_nodes: int,
     src: npt.NDArray[np.int64],
@@ -18,8 +55,10 @@ def min_cut(
     sink: int,
     algorithm: str = "auto",
     check: bool = False,
-) -> tuple[int, npt.NDArray[np.bool_], npt.NDArray[np.int64], str]:
-    """Minimum s-t cut; returns (value, source_side, cut_edges, algorithm_used)."""
+) -> MinCutResult:
+    """Minimum s-t cut. Raises TypeError (layout, dtype, dimensions), ValueError (lengths,
+    num_nodes, capacities, algorithm, source == sink, UnboundedCutError), IndexError (source,
+    sink, src, dst), MemoryError (more than the machine's memory, before allocating)."""
 
 class NodeCutGraph:
     def __init__(
@@ -40,6 +79,5 @@ class NodeCutGraph:
         algorithm: str = "auto",
         check: bool = False,
         function: str = "NodeCutGraph.solve",
-    ) -> tuple[int, npt.NDArray[np.int64], npt.NDArray[np.bool_], npt.NDArray[np.bool_], str]:
-        """Re-solves for new node weights; returns (value, cut_nodes, source_side_in,
-        source_side_out, algorithm_used)."""
+    ) -> NodeCutResult:
+        """Re-solves for new node weights; `function` names the caller in error messages."""

@@ -8,6 +8,11 @@ then hands contiguous int64 arrays to C++ in one call::
     min_node_cut(weights, src, dst, source_in=..) node-capacitated (split in C++), returns NodeCut
     NodeCutGraph(n, src, dst, source_in=..)       the same network, built once;
         .solve(weights) -> NodeCut                re-solved for new weights without rebuilding
+        .solve_int64(weights) -> NodeCut          the same for an int64 array, no numpy checks
+
+C++ copies every array into its own memory and validates the copy before it releases the GIL,
+so another thread writing to the caller's arrays during a solve changes nothing that is solved:
+a call sees the arrays as they were when it started, or raises the error their values deserve.
 
 Capacities and weights are int64 in [0, INF] or floats whose finite values are whole numbers;
 ``INF`` (== 2**62) or ``float("inf")`` means "can never be cut". The returned cut is canonical:
@@ -38,6 +43,7 @@ ALGORITHMS = ("auto", "push_relabel", "boykov_kolmogorov")
 _EMPTY = np.zeros(0, dtype=np.int64)
 _MAX_VERTICES = 2**31 - 3  # vertex ids are int32 in C++, two more for the merged terminals
 _MAX_NODES = (2**31 - 3) // 2  # a node is two vertices
+_MAX_EDGES = 2**30 - 1  # an edge is two int32-indexed arcs in C++ (input.h: kMaxEdges)
 
 
 @dataclass(frozen=True)
@@ -86,19 +92,31 @@ def _one_dimensional(function: str, name: str, value: Any) -> np.ndarray:
     return array
 
 
-def _first(mask: np.ndarray) -> int:
-    return int(np.flatnonzero(mask)[0])
+def _first(function: str, name: str, array: np.ndarray, bad: Any) -> tuple[int, Any]:
+    """The first index where ``bad(array)`` holds, and the value there, both read from one
+    private snapshot: another thread may be writing to the caller's array, and then the entry
+    a check found may be gone by the time it is reported."""
+    snapshot = array.copy()
+    hits = np.flatnonzero(bad(snapshot))
+    if hits.size == 0:
+        raise ValueError(
+            f"{function}: {name} changed while being validated (another thread is writing to it)"
+        )
+    i = int(hits[0])
+    return i, snapshot[i].item()
 
 
-def _require_integers(function: str, name: str, array: np.ndarray) -> None:
-    """Checks that an object array (what numpy makes of Python ints beyond int64) holds only
-    integers; raises TypeError naming the first entry that is not."""
-    for i, x in enumerate(array.tolist()):
+def _object_integers(function: str, name: str, array: np.ndarray) -> list[int]:
+    """The entries of an object array (what numpy makes of Python ints beyond int64) as one
+    snapshot list; raises TypeError naming the first entry that is not an integer."""
+    values = array.tolist()
+    for i, x in enumerate(values):
         if isinstance(x, bool) or not isinstance(x, int):
             raise TypeError(
                 f"{function}: {name} must be an integer array, got {type(x).__name__} "
                 f"{x!r} at index {i}"
             )
+    return values
 
 
 def _index_array(function: str, name: str, value: Any, end: int) -> np.ndarray:
@@ -107,19 +125,17 @@ def _index_array(function: str, name: str, value: Any, end: int) -> np.ndarray:
     if array.size == 0:
         return _EMPTY
     if array.dtype == object:
-        _require_integers(function, name, array)
-        for i, x in enumerate(array.tolist()):
+        values = _object_integers(function, name, array)
+        for i, x in enumerate(values):
             if not 0 <= x < end:
                 raise IndexError(f"{function}: {name}[{i}] = {x} is out of range [0, {end})")
-        array = array.astype(np.int64)
+        array = np.array(values, dtype=np.int64)
     if array.dtype.kind not in "iu":
         raise TypeError(f"{function}: {name} must be an integer array, got dtype {array.dtype}")
     low, high = array.min(), array.max()
     if low < 0 or high >= end:
-        i = _first((array < 0) | (array >= end))
-        raise IndexError(
-            f"{function}: {name}[{i}] = {array[i].item()} is out of range [0, {end})"
-        )
+        i, x = _first(function, name, array, lambda a: (a < 0) | (a >= end))
+        raise IndexError(f"{function}: {name}[{i}] = {x} is out of range [0, {end})")
     return np.ascontiguousarray(array, dtype=np.int64)
 
 
@@ -129,36 +145,39 @@ def _capacity_array(function: str, name: str, value: Any) -> np.ndarray:
     if array.size == 0:
         return _EMPTY
     if array.dtype == object:
-        _require_integers(function, name, array)
-        for i, x in enumerate(array.tolist()):
+        values = _object_integers(function, name, array)
+        for i, x in enumerate(values):
             if not 0 <= x <= INF:
                 raise ValueError(
                     f"{function}: {name}[{i}] = {x} is out of range [0, 2**62] "
                     f"(2**62 = fusioncut.INF: never cut)"
                 )
-        array = array.astype(np.int64)
+        array = np.array(values, dtype=np.int64)
     kind = array.dtype.kind
     if kind in "iu":
         low, high = array.min(), array.max()
         if low < 0:
-            i = _first(array < 0)
+            i, x = _first(function, name, array, lambda a: a < 0)
             raise ValueError(
-                f"{function}: {name}[{i}] = {array[i].item()} is negative; valid range is "
+                f"{function}: {name}[{i}] = {x} is negative; valid range is "
                 f"[0, 2**62] (2**62 = fusioncut.INF: never cut)"
             )
         if high > INF:
-            i = _first(array > INF)
+            i, x = _first(function, name, array, lambda a: a > INF)
             raise ValueError(
-                f"{function}: {name}[{i}] = {array[i].item()} is out of range [0, 2**62] "
+                f"{function}: {name}[{i}] = {x} is out of range [0, 2**62] "
                 f"(2**62 = fusioncut.INF: never cut)"
             )
         return np.ascontiguousarray(array, dtype=np.int64)
     if kind == "f":
-        if np.isnan(array).any():
-            i = _first(np.isnan(array))
+        # One private float64 snapshot: the checks below and the conversion read it many times.
+        array = np.array(array, dtype=np.float64)
+        nan = np.isnan(array)
+        if nan.any():
+            i = int(np.flatnonzero(nan)[0])
             raise ValueError(f"{function}: {name}[{i}] = nan is not a number")
         if array.min() < 0:
-            i = _first(array < 0)
+            i = int(np.flatnonzero(array < 0)[0])
             raise ValueError(
                 f"{function}: {name}[{i}] = {array[i].item()} is negative; valid range is "
                 f"[0, 2**62] or inf"
@@ -167,13 +186,13 @@ def _capacity_array(function: str, name: str, value: Any) -> np.ndarray:
         finite = np.where(infinite, 0.0, array)
         fractional = finite != np.floor(finite)
         if fractional.any():
-            i = _first(fractional)
+            i = int(np.flatnonzero(fractional)[0])
             raise ValueError(
                 f"{function}: {name}[{i}] = {array[i].item()!r} is not a whole number; "
                 f"capacities are integers in [0, 2**62] or inf"
             )
         if finite.max() > INF:
-            i = _first(finite > INF)
+            i = int(np.flatnonzero(finite > INF)[0])
             raise ValueError(
                 f"{function}: {name}[{i}] = {array[i].item()!r} is out of range [0, 2**62] "
                 f"(inf or 2**62 = fusioncut.INF: never cut)"
@@ -208,6 +227,11 @@ def _edges(function: str, num_nodes: int, src: Any, dst: Any) -> tuple[np.ndarra
     src_array = _one_dimensional(function, "src", src)
     dst_array = _one_dimensional(function, "dst", dst)
     _same_length(function, "dst", dst_array, src_array)
+    if src_array.shape[0] > _MAX_EDGES:  # before any conversion allocates
+        raise ValueError(
+            f"{function}: src has length {src_array.shape[0]}; at most {_MAX_EDGES} edges are "
+            f"supported"
+        )
     return (
         _index_array(function, "src", src_array, num_nodes),
         _index_array(function, "dst", dst_array, num_nodes),
@@ -231,8 +255,31 @@ def min_cut(
     Parallel edges, self-loops, isolated vertices and no edges at all are fine. ``algorithm``
     is ``"push_relabel"``, ``"boykov_kolmogorov"`` or ``"auto"``; all return the same cut.
     ``check=True`` certifies the result in C++ (max-flow = min-cut, no augmenting path).
+    Safe to call from several threads, and while other threads write to the arrays (the call
+    solves its own copy).
 
-    Raises UnboundedCutError if infinite edges join source to sink.
+    Accepts: ``num_nodes``, ``source``, ``sink``: Python or numpy integers (not bool).
+    ``src``, ``dst``: one-dimensional integer arrays or sequences of the same length, any
+    integer dtype, byte order or strides (Python ints beyond int64 included, as object arrays).
+    ``capacity``: the same length, integer or float.
+
+    Raises:
+        TypeError: a scalar that is not an integer; ``src``/``dst`` not one-dimensional or not
+            of an integer dtype; ``capacity`` not one-dimensional or neither integer nor float;
+            an object array holding a non-integer (the message names its index).
+        ValueError: ``num_nodes`` outside [0, 2**31 - 3]; ``source == sink``; ``dst`` or
+            ``capacity`` not as long as ``src``; more than 2**30 - 1 edges; a capacity that is
+            negative, NaN, fractional or above 2**62 (INF); ``algorithm`` not one of
+            ``ALGORITHMS``; ``UnboundedCutError`` (a ValueError) if infinite edges join
+            source to sink.
+        IndexError: ``source``, ``sink``, or an entry of ``src``/``dst`` outside
+            [0, num_nodes).
+        MemoryError: the solve would need more than the machine's physical memory (about 72
+            bytes a vertex and 128 an edge); refused before anything large is allocated.
+        RuntimeError: ``check=True`` found the result wrong (a bug in fusioncut).
+
+    Every message names the function, the argument, the offending index and value, and the
+    valid range: ``min_cut: src[3] = 9 is out of range [0, 5)``.
     """
     function = "min_cut"
     n = _integer(function, "num_nodes", num_nodes)
@@ -254,10 +301,8 @@ def min_cut(
         # costs ~10 us when the caches are cold, as in a compiler between other work). Any
         # other array makes pybind11 raise TypeError before anything runs: then convert.
         try:
-            value, source_side, cut_edges, _ = _core.min_cut(
-                n, src, dst, capacity, s, t, name, bool(check)
-            )
-            return Cut(value, source_side, cut_edges)
+            result = _core.min_cut(n, src, dst, capacity, s, t, name, bool(check))
+            return Cut(result.value, result.source_side, result.cut_edges)
         except TypeError:
             pass
     src_array, dst_array = _edges(function, n, src, dst)
@@ -267,10 +312,8 @@ def min_cut(
             f"{function}: capacity has length {capacity_array.shape[0]} but src has length "
             f"{src_array.shape[0]}"
         )
-    value, source_side, cut_edges, _ = _core.min_cut(
-        n, src_array, dst_array, capacity_array, s, t, name, bool(check)
-    )
-    return Cut(value, source_side, cut_edges)
+    result = _core.min_cut(n, src_array, dst_array, capacity_array, s, t, name, bool(check))
+    return Cut(result.value, result.source_side, result.cut_edges)
 
 
 def _terminal(function: str, name: str, value: Any, num_nodes: int) -> np.ndarray:
@@ -291,7 +334,18 @@ class NodeCutGraph:
     Node ``v`` becomes ``v_in -> v_out`` (capacity: its weight), dependency ``u -> v`` becomes
     ``u_out -> v_in`` (infinite), and ``source_in`` / ``source_out`` / ``sink_in`` /
     ``sink_out`` (index arrays, or bool masks over nodes) attach nodes to a terminal at their
-    input or output side with infinite edges. The splitting happens in C++.
+    input or output side with infinite edges. The splitting happens in C++, on its own copy of
+    the arrays. ``solve`` may be called from several threads (calls on one graph take turns).
+
+    Construction raises:
+        TypeError: ``num_nodes`` not an integer; ``src``/``dst`` or a terminal list not
+            one-dimensional or not of an integer dtype (a terminal list may also be bool).
+        ValueError: ``num_nodes`` outside [0, (2**31 - 3) // 2]; ``dst`` not as long as
+            ``src``; more than 2**30 - 1 edges (``src``, or nodes + dependencies + terminal
+            entries together); a bool mask whose length is not ``num_nodes``.
+        IndexError: an entry of ``src``, ``dst`` or a terminal list outside [0, num_nodes).
+        MemoryError: the network and a solve would need more than the machine's physical
+            memory (about 224 bytes a node and 136 an edge); refused before allocating.
     """
 
     def __init__(
@@ -328,9 +382,15 @@ class NodeCutGraph:
         return self._num_nodes
 
     def solve(self, weights: Any, *, algorithm: str = "auto", check: bool = False) -> NodeCut:
-        """Minimum node cut for ``weights`` (int64 in [0, INF] or whole floats, ``inf`` = never
-        cut). Raises UnboundedCutError, whose ``.path`` lists nodes, if no finite cut exists."""
-        function = "NodeCutGraph.solve" if self._function == "NodeCutGraph" else self._function
+        """Minimum node cut for ``weights``: one per node, ints in [0, INF] or whole-valued
+        floats (``inf`` = never cut), any dtype, byte order or strides.
+
+        Raises TypeError (not one-dimensional, neither integer nor float, an object array
+        holding a non-integer), ValueError (a length other than ``num_nodes``; a weight that
+        is negative, NaN, fractional or above 2**62; ``algorithm`` not one of ``ALGORITHMS``),
+        UnboundedCutError (a ValueError; ``.path`` lists nodes) if no finite cut exists, and
+        RuntimeError if ``check=True`` finds the result wrong."""
+        function = self._solve_name()
         weight_array = _capacity_array(function, "weights", weights)
         if weight_array.shape[0] != self._num_nodes:
             raise ValueError(
@@ -338,10 +398,49 @@ class NodeCutGraph:
                 f"{self._num_nodes} nodes"
             )
         name = _algorithm(function, algorithm)
-        value, cut_nodes, side_in, side_out, _ = self._graph.solve(
-            weight_array, name, bool(check), function
-        )
-        return NodeCut(value, cut_nodes, side_in, side_out)
+        result = self._graph.solve(weight_array, name, bool(check), function)
+        return NodeCut(result.value, result.cut_nodes, result.source_side_in,
+                       result.source_side_out)
+
+    def solve_int64(
+        self,
+        weights: np.ndarray,
+        *,
+        algorithm: str = "auto",
+        check: bool = False,
+        function: str = "NodeCutGraph.solve",
+    ) -> NodeCut:
+        """``solve`` for callers that already hold a one-dimensional C-contiguous ``int64``
+        array of weights (fusioncut's own dynamic-shape plans): skips the numpy checks and
+        conversions (a few microseconds a call). C++ still copies and validates the values,
+        so a bad weight raises the same ValueError as ``solve``, with ``function`` (the
+        caller's public name) in the message. Any other array raises TypeError, nothing is
+        converted."""
+        try:
+            result = self._graph.solve(weights, algorithm, bool(check), function)
+        except TypeError:
+            if (
+                isinstance(weights, np.ndarray)
+                and weights.dtype == np.int64
+                and weights.flags.c_contiguous
+            ):
+                raise  # about another argument, or C++'s own message (the dimensions)
+            raise TypeError(
+                f"{function}: weights must be a C-contiguous int64 numpy array for solve_int64 "
+                f"(solve() converts anything else), got {_describe(weights)}"
+            ) from None
+        return NodeCut(result.value, result.cut_nodes, result.source_side_in,
+                       result.source_side_out)
+
+    def _solve_name(self) -> str:
+        return "NodeCutGraph.solve" if self._function == "NodeCutGraph" else self._function
+
+
+def _describe(value: Any) -> str:
+    if isinstance(value, np.ndarray):
+        order = "C-contiguous" if value.flags.c_contiguous else "non-contiguous"
+        return f"a {order} {value.dtype} array of shape {value.shape}"
+    return type(value).__name__
 
 
 def min_node_cut(
@@ -356,7 +455,9 @@ def min_node_cut(
     algorithm: str = "auto",
     check: bool = False,
 ) -> NodeCut:
-    """Minimum-weight set of nodes separating the source from the sink (see NodeCutGraph)."""
+    """Minimum-weight set of nodes separating the source from the sink (see NodeCutGraph);
+    ``len(weights)`` is the number of nodes. Raises what ``NodeCutGraph(...)`` and its
+    ``solve`` raise, with ``min_node_cut`` in the messages."""
     function = "min_node_cut"
     weight_array = _capacity_array(function, "weights", weights)
     graph = NodeCutGraph(
