@@ -29,13 +29,13 @@ from __future__ import annotations
 import enum
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 import numpy as np
 import torch
 import torch.fx as fx
 
 from fusioncut import _torch_compat
+from fusioncut.joint_check import check_joint_module, flat_args
 from fusioncut.ops import _codes as _op_codes
 from fusioncut.ops import CONSUMER_FUSIBLE, PRODUCER_FUSIBLE, OpKind, classify, kind_code, op_name
 
@@ -178,7 +178,7 @@ class JointGraph:
         """The arrays of ``gm``'s graph. Malformed input raises before anything is decided
         (``check_joint_module``); ``function`` names the caller in those messages."""
         output_node = check_joint_module(gm, num_fwd_outputs, static_lifetime_input_indices,
-                                         function)
+                                         function, order=False)
         nodes: list[fx.Node] = [nd for nd in gm.graph.nodes if nd is not output_node]
         n = len(nodes)
         index: dict[fx.Node, int] = {}
@@ -260,7 +260,7 @@ class JointGraph:
         fwd_output = np.zeros(n, dtype=bool)
         bwd_output = np.zeros(n, dtype=bool)
         if output_node is not None:
-            for pos, o in enumerate(_flatten(output_node.args)):
+            for pos, o in enumerate(flat_args(output_node.args)):
                 j = index.get(o) if isinstance(o, fx.Node) else None
                 if j is not None:
                     (fwd_output if pos < num_fwd_outputs else bwd_output)[j] = True
@@ -327,14 +327,6 @@ def _kind_mask(kind: np.ndarray, kinds: frozenset) -> np.ndarray:
     return table[kind]
 
 
-def _flatten(args):
-    for a in args:
-        if isinstance(a, (list, tuple)):
-            yield from _flatten(a)
-        else:
-            yield a
-
-
 def _roles(nodes, kind, inputs, fwd_output, bwd_output, partitioner_tags) -> np.ndarray:
     """Forward pass: the tangent closure. Reverse pass: what the forward outputs need, and
     what any output or effect needs (the rest is dead)."""
@@ -398,85 +390,6 @@ def _placeholder_role(node: fx.Node) -> int:
     if _torch_compat.is_fwd_seed_offset()(node):
         return int(Role.FWD_SEED)
     return int(Role.PRIMAL)
-
-
-_NODE_OPS = ("placeholder", "get_attr", "call_function", "output")
-
-
-def check_joint_module(gm: Any, num_fwd_outputs: Any,
-                       static_lifetime_input_indices: Any = None,
-                       function: str = "partition") -> fx.Node:
-    """Check what a partitioner is handed, before any work; return the output node.
-
-    Rejects (naming ``function``, the argument or node, and what is valid): a ``gm`` that is not
-    an ``fx.GraphModule`` (``TypeError``); a graph without exactly one output node, or whose
-    output is not last; ``call_module`` / ``call_method`` nodes (AOTAutograd joint graphs have
-    none); ``num_fwd_outputs`` that is not an int in ``[0, number of outputs]``;
-    ``static_lifetime_input_indices`` that is not a sequence of ints in ``[0, number of
-    primal inputs)``. Uses before definition, cycles and nodes of other graphs are found by
-    ``JointGraph.from_fx`` in its one pass.
-    """
-    if not isinstance(gm, fx.GraphModule):
-        raise TypeError(f"{function}: joint_module must be a torch.fx.GraphModule, got "
-                        f"{type(gm).__name__}")
-    outputs = list(gm.graph.find_nodes(op="output"))
-    if len(outputs) != 1:
-        raise ValueError(f"{function}: the joint graph has {len(outputs)} output nodes; it "
-                         f"must have exactly one (AOTAutograd's forward and backward outputs)")
-    output_node = outputs[0]
-    if output_node.next.op != "root":
-        raise ValueError(f"{function}: the joint graph's output node {output_node.name!r} is "
-                         f"not its last node")
-    placeholders = 0
-    is_primal = _torch_compat.is_primal()
-    for node in gm.graph.nodes:
-        if node.op not in _NODE_OPS:
-            raise ValueError(f"{function}: node {node.name!r} is a {node.op} node; a joint "
-                             f"graph holds only {', '.join(_NODE_OPS)} nodes (trace it with "
-                             f"AOTAutograd)")
-        if node.op == "placeholder" and is_primal(node):
-            placeholders += 1
-    num_outputs = len(list(_flatten(output_node.args)))
-    if isinstance(num_fwd_outputs, bool) or not isinstance(num_fwd_outputs, int):
-        raise TypeError(f"{function}: num_fwd_outputs must be an int in [0, {num_outputs}], "
-                        f"got {type(num_fwd_outputs).__name__} {num_fwd_outputs!r}")
-    if not 0 <= num_fwd_outputs <= num_outputs:
-        raise ValueError(f"{function}: num_fwd_outputs = {num_fwd_outputs} is out of range "
-                         f"[0, {num_outputs}] (the joint graph has {num_outputs} outputs)")
-    if static_lifetime_input_indices is not None:
-        if isinstance(static_lifetime_input_indices, (str, bytes)) or not isinstance(
-                static_lifetime_input_indices, (Sequence, set, frozenset)):
-            raise TypeError(f"{function}: static_lifetime_input_indices must be a sequence of "
-                            f"ints or None, got {type(static_lifetime_input_indices).__name__}")
-        for k, x in enumerate(static_lifetime_input_indices):
-            if isinstance(x, bool) or not isinstance(x, (int, np.integer)):
-                raise TypeError(f"{function}: static_lifetime_input_indices[{k}] = {x!r} is "
-                                f"not an int")
-            if not 0 <= x < placeholders:
-                raise ValueError(f"{function}: static_lifetime_input_indices[{k}] = {x} is out "
-                                 f"of range [0, {placeholders}) (the joint graph's primal "
-                                 f"inputs)")
-    return output_node
-
-
-def _bad_input(function: str, node: fx.Node, nodes: list[fx.Node]) -> ValueError:
-    """A node whose argument is not defined before it: a use before definition (or a cycle),
-    or a node of another graph."""
-    known = set(nodes)
-    for x in node.all_input_nodes:
-        if x is node:
-            return ValueError(f"{function}: node {node.name!r} uses itself (a cycle)")
-        if x in known and nodes.index(x) > nodes.index(node):
-            where = nodes.index(x)
-            return ValueError(f"{function}: node {node.name!r} uses {x.name!r}, which comes "
-                              f"after it in the graph (node {where}): a use before definition "
-                              f"or a cycle; a joint graph is in topological order")
-        if x.op == "output" and x.graph is node.graph:
-            return ValueError(f"{function}: node {node.name!r} uses the output node")
-    foreign = [x for x in node.all_input_nodes if x not in known]
-    name = foreign[0].name if foreign else "?"
-    return ValueError(f"{function}: node {node.name!r} uses {name!r}, which is not a node of "
-                      f"this graph")
 
 
 def unsupported_construct(gm: fx.GraphModule) -> str | None:

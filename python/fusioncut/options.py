@@ -18,6 +18,7 @@ Modes (the two settings of the min-cut write-up, section "Decisions"):
 from __future__ import annotations
 
 import math
+import sys
 from dataclasses import dataclass
 
 MODES = ("runtime", "memory")
@@ -32,7 +33,12 @@ MAX_SIZE_HINT = 2**40
 
 @dataclass(frozen=True)
 class Options:
-    """How fusioncut chooses what to save. All fields are validated in ``__post_init__``."""
+    """How fusioncut chooses what to save. All fields are validated in ``__post_init__``.
+
+    Rejects: a field of the wrong type (a bool or float where an int is expected, a string
+    number) or outside its range, as ``ValueError`` naming the field, the value and the valid
+    range. The integer ranges keep every weight computation inside int64 (bytes x factor and
+    sizes x itemsize stay below the solver's 2**62), so no option can wrap a weight."""
 
     mode: str = "runtime"
     """``"runtime"`` or ``"memory"`` (see the module docstring)."""
@@ -85,14 +91,16 @@ class Options:
 
     def __post_init__(self) -> None:
         def bad(name: str, value: object, valid: str) -> ValueError:
-            return ValueError(f"Options: {name} = {value!r} is invalid; expected {valid}")
+            shown = (f"an int of {value.bit_length()} bits" if isinstance(value, int)
+                     and value.bit_length() > 64 else repr(value))  # repr(10**5000) raises
+            return ValueError(f"Options: {name} = {shown} is invalid; expected {valid}")
 
         if not isinstance(self.mode, str) or self.mode not in MODES:
             raise bad("mode", self.mode, "one of " + ", ".join(repr(m) for m in MODES))
-        if not isinstance(self.reduction_ratio, (int, float)) or isinstance(
-            self.reduction_ratio, bool
-        ) or math.isnan(self.reduction_ratio) or self.reduction_ratio <= 1:
-            raise bad("reduction_ratio", self.reduction_ratio, "a number > 1 (or math.inf)")
+        ratio = self.reduction_ratio  # compared exactly: no float() of a huge int, NaN fails
+        if not isinstance(ratio, (int, float)) or isinstance(ratio, bool) or not (
+                1 < ratio <= math.inf) or (isinstance(ratio, int) and ratio > sys.float_info.max):
+            raise bad("reduction_ratio", ratio, "a number > 1, at most 1.8e308 (or math.inf)")
         if self.ban_materialized_in_backward is not None and not isinstance(
                 self.ban_materialized_in_backward, bool):
             raise bad("ban_materialized_in_backward", self.ban_materialized_in_backward,

@@ -1,0 +1,142 @@
+"""``check_joint_module``: what a partitioner is handed, checked before any work.
+
+A joint graph from AOTAutograd is a topologically ordered list of placeholder, get_attr,
+call_function and output nodes, the output last. Anything else (a cycle, a use before
+definition, a node of another graph, a call_module, no output) would otherwise end deep inside
+torch's graph extraction as a ``KeyError`` or ``StopIteration``; here it is a ``ValueError``
+naming the caller, the node and what is valid. ``JointGraph.from_fx`` calls this first.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import torch.fx as fx
+
+from fusioncut import _torch_compat
+
+__all__ = ["check_joint_module", "flat_args"]
+
+
+def flat_args(args):
+    """The leaves of nested lists and tuples (an output node's values), in order."""
+    for a in args:
+        if isinstance(a, (list, tuple)):
+            yield from flat_args(a)
+        else:
+            yield a
+
+
+_NODE_OPS = ("placeholder", "get_attr", "call_function", "output")
+
+
+def check_joint_module(gm: Any, num_fwd_outputs: Any,
+                       static_lifetime_input_indices: Any = None,
+                       function: str = "partition", *, order: bool = True) -> fx.Node:
+    """Check what a partitioner is handed, before any work; return the output node.
+
+    Rejects (naming ``function``, the argument or node, and what is valid): a ``gm`` that is not
+    an ``fx.GraphModule`` (``TypeError``); a graph without exactly one output node, or whose
+    output is not last; ``call_module`` / ``call_method`` nodes (AOTAutograd joint graphs have
+    none), ``call_function`` nodes whose target is not callable and ``get_attr`` nodes whose
+    target the module lacks; a node (the output node
+    included) that uses a node defined after it, itself (a cycle) or a node of another graph;
+    ``num_fwd_outputs`` that is not an int in ``[0, number of outputs]``;
+    ``static_lifetime_input_indices`` that is not a sequence (or 1-D integer array) of ints in
+    ``[0, number of primal inputs)``. ``order=False`` leaves the use-before-definition check
+    to the caller (``JointGraph.from_fx`` finds it in its own pass, at no extra cost).
+    """
+    if not isinstance(gm, fx.GraphModule):
+        raise TypeError(f"{function}: joint_module must be a torch.fx.GraphModule, got "
+                        f"{type(gm).__name__}")
+    outputs = list(gm.graph.find_nodes(op="output"))
+    if len(outputs) != 1:
+        raise ValueError(f"{function}: the joint graph has {len(outputs)} output nodes; it "
+                         f"must have exactly one (AOTAutograd's forward and backward outputs)")
+    output_node = outputs[0]
+    if output_node.next.op != "root":
+        raise ValueError(f"{function}: the joint graph's output node {output_node.name!r} is "
+                         f"not its last node")
+    placeholders = 0
+    is_primal = _torch_compat.is_primal()
+    seen: set[fx.Node] = set()
+    for node in gm.graph.nodes:
+        op = node.op
+        if op not in _NODE_OPS:
+            raise ValueError(f"{function}: node {node.name!r} is a {op} node; a joint "
+                             f"graph holds only {', '.join(_NODE_OPS)} nodes (trace it with "
+                             f"AOTAutograd)")
+        if op == "placeholder" and is_primal(node):
+            placeholders += 1
+        elif op == "call_function" and not callable(node.target):
+            raise ValueError(f"{function}: node {node.name!r} calls {node.target!r}, which is "
+                             f"not callable (a call_function target is an operator)")
+        elif op == "get_attr" and not _has_path(gm, node.target):
+            raise ValueError(f"{function}: get_attr node {node.name!r} reads {node.target!r}, "
+                             f"which the GraphModule does not have")
+        if order:
+            if not seen.issuperset(node.all_input_nodes):
+                raise _bad_input(function, node, [nd for nd in gm.graph.nodes
+                                                  if nd.op != "output"])
+            seen.add(node)
+    if not order:  # the output node is last: only a node of another graph can be wrong
+        for x in output_node.all_input_nodes:
+            if x.graph is not gm.graph:
+                raise _bad_input(function, output_node, [nd for nd in gm.graph.nodes
+                                                         if nd.op != "output"])
+    num_outputs = len(list(flat_args(output_node.args)))
+    if isinstance(num_fwd_outputs, bool) or not isinstance(num_fwd_outputs, int):
+        raise TypeError(f"{function}: num_fwd_outputs must be an int in [0, {num_outputs}], "
+                        f"got {type(num_fwd_outputs).__name__} {num_fwd_outputs!r}")
+    if not 0 <= num_fwd_outputs <= num_outputs:
+        raise ValueError(f"{function}: num_fwd_outputs = {num_fwd_outputs} is out of range "
+                         f"[0, {num_outputs}] (the joint graph has {num_outputs} outputs)")
+    if static_lifetime_input_indices is not None:
+        if isinstance(static_lifetime_input_indices, (str, bytes)) or not isinstance(
+                static_lifetime_input_indices, (Sequence, set, frozenset, np.ndarray)) or (
+                getattr(static_lifetime_input_indices, "ndim", 1) != 1):
+            raise TypeError(f"{function}: static_lifetime_input_indices must be a sequence of "
+                            f"ints or None, got {type(static_lifetime_input_indices).__name__}")
+        for k, x in enumerate(static_lifetime_input_indices):
+            if isinstance(x, bool) or not isinstance(x, (int, np.integer)):
+                raise TypeError(f"{function}: static_lifetime_input_indices[{k}] = {x!r} is "
+                                f"not an int")
+            if not 0 <= x < placeholders:
+                raise ValueError(f"{function}: static_lifetime_input_indices[{k}] = {x} is out "
+                                 f"of range [0, {placeholders}) (the joint graph's primal "
+                                 f"inputs)")
+    return output_node
+
+
+def _has_path(obj: Any, target: object) -> bool:
+    if not isinstance(target, str):
+        return False
+    for part in target.split("."):
+        if not hasattr(obj, part):
+            return False
+        obj = getattr(obj, part)
+    return True
+
+
+def _bad_input(function: str, node: fx.Node, nodes: list[fx.Node]) -> ValueError:
+    """A node whose argument is not defined before it: a use before definition (or a cycle),
+    or a node of another graph."""
+    position = {nd: k for k, nd in enumerate(nodes)}
+    known = position.keys()
+    here = position.get(node, len(nodes))
+    for x in node.all_input_nodes:
+        if x is node:
+            return ValueError(f"{function}: node {node.name!r} uses itself (a cycle)")
+        if x in known and position[x] > here:
+            where = position[x]
+            return ValueError(f"{function}: node {node.name!r} uses {x.name!r}, which comes "
+                              f"after it in the graph (node {where}): a use before definition "
+                              f"or a cycle; a joint graph is in topological order")
+        if x.op == "output" and x.graph is node.graph:
+            return ValueError(f"{function}: node {node.name!r} uses the output node")
+    foreign = [x for x in node.all_input_nodes if x not in known]
+    name = foreign[0].name if foreign else "?"
+    return ValueError(f"{function}: node {node.name!r} uses {name!r}, which is not a node of "
+                      f"this graph")
