@@ -16,6 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from fusioncut.dynamic.plan import Plan, SizedDecision
+from fusioncut.dynamic.sizes import MAX_SIZE, SizeError
 from fusioncut.dynamic.sweep import solve_scaled
 from fusioncut.dynamic.symexpr import blossom_values
 from fusioncut.network import recomputed
@@ -47,16 +48,30 @@ def check_optimal_over_ranges(plan: Plan, sizes=None, *, upper: int = 1 << 16,
                               box: Mapping[str, tuple[int, int]] | None = None) -> RangeReport:
     """Is the decision at ``sizes`` (default: the hints) optimal over the symbols' declared
     ranges? Unbounded ranges are capped at ``max(upper, hint)``; ``box`` overrides ranges
-    (``{symbol: (lo, hi)}``; an unknown symbol raises ``SizeError``)."""
+    (``{symbol: (lo, hi)}``). Sizes too large for exact weights leave the answer open
+    (``optimal=None``, the detail says so).
+
+    Rejects: ``plan`` that is not a ``Plan`` (``TypeError``); what ``Plan.solve`` rejects in
+    ``sizes``; ``upper`` that is not an int in ``[1, 2**62 - 1]``, ``box`` that is not a
+    mapping of known symbols to ``(lo, hi)`` int pairs with ``lo <= hi`` inside the symbol's
+    declared range (``SizeError`` naming the symbol and the valid range)."""
+    function = "check_optimal_over_ranges"
+    if not isinstance(plan, Plan):
+        raise TypeError(f"{function}: plan must be a fusioncut.Plan, got {type(plan).__name__}")
+    if isinstance(upper, bool) or not isinstance(upper, int) or not 1 <= upper <= MAX_SIZE:
+        raise SizeError(f"{function}: upper = {upper!r} is invalid; expected an int in "
+                        f"[1, 2**62 - 1]")
+    if box is not None and not isinstance(box, Mapping):
+        raise SizeError(f"{function}: box must be a mapping {{symbol: (lo, hi)}} or None, got "
+                        f"{type(box).__name__}")
     decision = plan.solve(sizes)
     ranges: dict[str, tuple[int, int]] = {}
     for name, info in plan.symbols.items():
         hi = info.hi if info.hi is not None else max(upper, info.hint)
         ranges[name] = (info.lo, hi)
-    if box:
-        for key, (a, b) in box.items():
-            _, name = plan.sizes.symbol_arg(key, "check_optimal_over_ranges")
-            ranges[name] = (int(a), int(b))
+    for key, pair in (box or {}).items():
+        _, name = plan.sizes.symbol_arg(key, function)
+        ranges[name] = _box_range(function, name, pair, plan.symbols[name])
     reduced_saved = plan._contracted.pos[decision.saved_index]
     if plan.program.polynomial:
         certified, detail = _certify(plan, ranges, reduced_saved)
@@ -65,6 +80,16 @@ def check_optimal_over_ranges(plan: Plan, sizes=None, *, upper: int = 1 << 16,
     if certified:
         return RangeReport(decision, ranges, True, detail="certified at the control points")
     return _counterexample(plan, decision, ranges, reduced_saved, detail)
+
+
+def _box_range(function: str, name: str, pair, info) -> tuple[int, int]:
+    hi = MAX_SIZE if info.hi is None else min(info.hi, MAX_SIZE)
+    ok = isinstance(pair, (tuple, list)) and len(pair) == 2 and all(
+        isinstance(x, (int, np.integer)) and not isinstance(x, (bool, np.bool_)) for x in pair)
+    if not ok or not info.lo <= pair[0] <= pair[1] <= hi:
+        raise SizeError(f"{function}: box[{name!r}] = {pair!r} is invalid; expected (lo, hi), "
+                        f"ints with {info.lo} <= lo <= hi <= {hi} (the symbol's range)")
+    return int(pair[0]), int(pair[1])
 
 
 def _control_monomials(plan: Plan, ranges: dict[str, tuple[int, int]]):
@@ -131,7 +156,11 @@ def _certify(plan: Plan, ranges, reduced_saved) -> tuple[bool, str]:
         if max((abs(int(x)) for x in E), default=0) >= 1 << 62:
             return False, "sizes too large for an exact certificate"
         Ei = np.array([int(x) for x in E], dtype=np.int64)
-        value, _, w = solve_scaled(plan, Ei, total_scale, bans, tie_break=False)
+        try:
+            value, _, w = solve_scaled(plan, Ei, total_scale, bans, tie_break=False,
+                                       function="check_optimal_over_ranges")
+        except OverflowError:
+            return False, "sizes too large for an exact certificate"
         if int(w[reduced_saved].sum()) != value:
             return False, "another cut is cheaper at a control point"
     return True, ""
@@ -153,15 +182,27 @@ def _counterexample(plan: Plan, decision: SizedDecision, ranges, reduced_saved,
     corners = [()]
     for name in names:
         corners = [c + (x,) for c in corners for x in sorted(set(ranges[name]))]
+    skipped: list[str] = []  # probes whose sizes are too large for exact weights
     for corner in corners[:256]:
-        better = plan._solve_values(tuple(corner))
+        try:
+            better = plan._solve_values(tuple(corner), "check_optimal_over_ranges")
+        except OverflowError as e:
+            skipped.append(str(e))
+            continue
         if fails(tuple(corner), better):
             return RangeReport(decision, ranges, False, dict(zip(names, corner)), better, detail)
     for name in names:
         a, b = ranges[name]
         fixed = dict(zip(names, decision.values))
         fixed.pop(name)
-        for _, _, dec in plan.breakpoints(name, a, b, fixed=fixed):
+        try:
+            swept = plan.breakpoints(name, a, b, fixed=fixed)
+        except OverflowError as e:
+            skipped.append(str(e))
+            continue
+        for _, _, dec in swept:
             if dec.key() != decision.key() and fails(dec.values, dec):
                 return RangeReport(decision, ranges, False, dec.sizes, dec, detail)
+    if skipped:
+        detail = f"{detail}; not probed: {skipped[0]}" if detail else f"not probed: {skipped[0]}"
     return RangeReport(decision, ranges, None, detail=detail)

@@ -31,7 +31,7 @@ import torch.fx as fx
 
 from fusioncut._solver import INF, NodeCutGraph
 from fusioncut.decision import Decision, PartitionError, decide
-from fusioncut.dynamic.sizes import SizeError, SizeTable, SymbolInfo
+from fusioncut.dynamic.sizes import SizeError, SizeOverflowError, SizeTable, SymbolInfo
 from fusioncut.dynamic.sweep import breakpoints
 from fusioncut.dynamic.symexpr import SizeProgram
 from fusioncut.emit import build_modules
@@ -49,10 +49,13 @@ def plan(joint_module: fx.GraphModule, joint_inputs: Any = None, *, num_fwd_outp
     """Analyse a (dynamic-shape) joint graph once; see ``Plan``.
 
     Same arguments as ``fusioncut.partition`` (``joint_inputs``, ``compiler`` and unknown
-    keywords are accepted and ignored). The graph is not modified. A graph that ``partition``
-    would hand to torch's partitioner raises ``ValueError`` naming the construct; ``options``
-    that is not an ``Options`` raises ``TypeError``. Warns ``UnbackedSizeWarning`` once per
-    unbacked symbol.
+    keywords are accepted and ignored). The graph is not modified. Warns
+    ``UnbackedSizeWarning`` once per unbacked symbol.
+
+    Rejects: what ``check_joint_module`` rejects (a non-GraphModule, a malformed graph, bad
+    ``num_fwd_outputs`` or ``static_lifetime_input_indices``), a graph that ``partition`` would
+    hand to torch's partitioner (``ValueError`` naming the construct), ``options`` that is not
+    an ``Options`` (``TypeError``); ``PartitionError`` when no valid partition exists.
     """
     if options is None:
         options = Options()
@@ -95,6 +98,7 @@ class Plan:
         self.static_lifetime_input_indices = (list(static_lifetime_input_indices)
                                               if static_lifetime_input_indices else None)
         self._names: list[str] | None = None
+        self._structure = _structure(graph.gm)
         self.sizes = SizeTable(graph, options)
         self._collect_bans()
         self._build_network()
@@ -110,22 +114,30 @@ class Plan:
 
     # -- sizes ---------------------------------------------------------------------------------
 
-    def _evaluate(self, values: tuple[int, ...]) -> np.ndarray:
-        """int64 element count of every expression at ``values``."""
+    def _evaluate(self, values: tuple[int, ...], function: str = "Plan.solve") -> np.ndarray:
+        """int64 element count of every expression at ``values``; ``SizeOverflowError`` when
+        one reaches 2**62."""
         prog = self.program
-        mono = prog.monomials(prog.generator_values(values))
+        try:
+            mono = prog.monomials(prog.generator_values(values))
+        except OverflowError as e:
+            raise self._too_large(function, values, f"element counts beyond int64 ({e})") from None
         bound = self._abs_coef @ mono.astype(np.float64)
         if bound.size and bound.max() >= 2.0 ** 62:
-            raise OverflowError(f"sizes {dict(zip(self.symbols, values))} give element counts "
-                                f"beyond 2**62")
+            raise self._too_large(function, values, "element counts of 2**62 or more")
         return prog.coef @ mono
+
+    def _too_large(self, function: str, values, what: str) -> SizeOverflowError:
+        return SizeOverflowError(f"{function}: sizes {dict(zip(self.symbols, values))} give "
+                                 f"{what}; valid sizes keep every tensor below 2**62 elements "
+                                 f"and bytes")
 
     def numel(self, sizes) -> np.ndarray:
         """int64 (n,) element count of each joint node at ``sizes``."""
         return self._numel_at(self.sizes.values(sizes, "Plan.numel"))
 
-    def _numel_at(self, values) -> np.ndarray:
-        E = self._evaluate(values)
+    def _numel_at(self, values, function: str = "Plan.solve") -> np.ndarray:
+        E = self._evaluate(values, function)
         out = self.sizes.const_numel.copy()
         sym = self.sizes.node_expr >= 0
         out[sym] = E[self.sizes.node_expr[sym]]
@@ -208,10 +220,15 @@ class Plan:
         dyn = finite & (eid >= 0)
         itemsize = graph.itemsize[base]
         per_byte, const, tie = costs.per_byte[keep], costs.const[keep], costs.tie[keep]
-        const_cost = per_byte * sizes.const_numel[base] * itemsize + const
+        # cost.py's overflow-checked costs of the constant sizes (symbolic ones count 0 here);
+        # beyond max_exact_cost _network_weights takes the slow path, so no product wraps.
+        const_cost = costs.costs(sizes.const_numel * graph.itemsize)[keep]
+        exact = const_cost <= costs.max_exact_cost
         zeros = np.zeros(nd, dtype=np.int64)
         self._cost_const = np.concatenate([np.where(finite, const_cost, INF), zeros])
-        self._w_const = np.concatenate([np.where(finite, const_cost * scale + tie, INF), zeros])
+        w_exact = np.where(exact, const_cost, 0) * scale + tie
+        self._w_const = np.concatenate([np.where(
+            finite, np.where(exact, w_exact, INF - 1), INF), zeros])
         self._dyn_pos = np.flatnonzero(dyn)
         self._dyn_eid = eid[dyn]
         self._dyn_mi = (per_byte * itemsize)[dyn]
@@ -220,17 +237,18 @@ class Plan:
         self._E_limit = INF // (2 * max(1, int(self._dyn_mi.max()) if dyn.any() else 1))
         self._const_max_cost = int(const_cost[finite & ~dyn].max()) if (finite & ~dyn).any() \
             else 0
+        if not exact[finite].all():
+            self._const_max_cost = INF  # _network_weights: always the slow path
 
     def weights(self, sizes) -> np.ndarray:
         """int64 (n,) node weights at ``sizes``: exactly ``cost.weights`` of the joint graph
         with those sizes (the min-cut capacities, tie-break included)."""
-        return self._full_weights(self.sizes.values(sizes, "Plan.weights"))
+        return self._full_weights(self.sizes.values(sizes, "Plan.weights"), "Plan.weights")
 
-    def _full_weights(self, values) -> np.ndarray:
-        numel = self._numel_at(values)
+    def _full_weights(self, values, function: str = "Plan.solve") -> np.ndarray:
+        numel = self._numel_at(values, function)
         if (numel.astype(np.float64) * self.graph.itemsize).max(initial=0) >= 2.0 ** 62:
-            raise OverflowError(f"sizes {dict(zip(self.symbols, values))} give tensors of "
-                                f"2**62 bytes or more")
+            raise self._too_large(function, values, "tensors of 2**62 bytes or more")
         return self.costs.weights(numel * self.graph.itemsize)
 
     def _network_weights(self, E: np.ndarray) -> np.ndarray | None:
@@ -272,17 +290,22 @@ class Plan:
 
     def solve(self, sizes: Mapping[Any, int] | Sequence[int] | None = None) -> SizedDecision:
         """The saved set at ``sizes`` (``{symbol or name: int}``, a sequence in ``symbols``
-        order, or None for the hints). Raises ``SizeError`` naming the symbol and its valid
-        range for an unknown, missing, non-integer, negative or out-of-range size (a bare int
-        or a string is not a set of sizes), ``OverflowError`` for sizes whose tensors would
-        exceed 2**62 bytes, ``PartitionError`` when no valid partition exists at those sizes."""
+        order, or None for the hints).
+
+        Rejects: an unknown, missing, non-integer (bool, float, string), negative or
+        out-of-range size, and sizes that are not a mapping, a sequence or None (a bare int or a
+        string is not a set of sizes): ``SizeError`` naming the symbol and its valid range;
+        sizes whose element counts or tensors reach 2**62 (``SizeOverflowError``, both a
+        ``SizeError`` and an ``OverflowError``). ``PartitionError`` when no valid partition
+        exists at those sizes."""
         return self._solve_values(self.sizes.values(sizes, "Plan.solve"))
 
-    def _solve_values(self, values: tuple[int, ...]) -> SizedDecision:
-        E = self._evaluate(values)
+    def _solve_values(self, values: tuple[int, ...], function: str = "Plan.solve"
+                      ) -> SizedDecision:
+        E = self._evaluate(values, function)
         w = self._network_weights(E)
         if w is None:
-            w_full = self._full_weights(values)
+            w_full = self._full_weights(values, function)
             w = np.concatenate([w_full[self._contracted.keep],
                                 np.zeros(len(self._dyn_ban_nodes), dtype=np.int64)])
             if len(self._dyn_ban_nodes):
@@ -309,6 +332,10 @@ class Plan:
         """Forward and backward modules saving what is optimal at ``sizes`` (None: the hints).
         The modules stay symbolic: they run at every size, optimally at ``sizes``."""
         decision = self.solve(sizes)
+        if _structure(self.graph.gm) != self._structure:
+            raise ValueError("Plan.partition: the joint graph's nodes or edges changed after "
+                             "plan() analysed it; the decision would not match the graph "
+                             "(call fusioncut.plan again)")
         return build_modules(self.graph.gm, decision.saved_values, decision.saved_sym_nodes,
                              num_fwd_outputs=self.num_fwd_outputs,
                              static_lifetime_input_indices=self.static_lifetime_input_indices)
@@ -344,14 +371,24 @@ class Plan:
         ``fixed``, by default their hints): contiguous ``(lo_k, hi_k, decision)`` covering
         ``[lo, hi]``; ``decision`` is optimal at every size of its range and is reported at
         ``lo_k``. Exact when sizes are polynomials in ``symbol`` (docs/dynamic.md); with
-        ``FloorDiv`` and the like in ``symbol``, ranges are found by probing only. Raises
-        ``SizeError`` for an unknown symbol, ``lo > hi`` or bounds outside its range."""
+        ``FloorDiv`` and the like in ``symbol``, ranges are found by probing only.
+
+        Rejects: an unknown symbol, ``lo`` or ``hi`` that is not an int, outside the symbol's
+        range or ``lo > hi``, ``fixed`` that is not a mapping or names an unknown symbol
+        (``SizeError`` naming the argument and the valid range); ``hi`` so large that the
+        weights lose their exact tie-break (``SizeOverflowError`` naming the largest valid
+        ``hi``)."""
         return breakpoints(self, symbol, lo, hi, fixed=fixed)
 
     def decision(self, values: tuple[int, ...], saved_index: np.ndarray,
                  cut_value: int) -> SizedDecision:
         """A ``SizedDecision`` of this plan (for the sweeps)."""
         return SizedDecision(self, values, saved_index, cut_value)
+
+
+def _structure(gm: fx.GraphModule) -> list[tuple[fx.Node, tuple[fx.Node, ...]]]:
+    """Every node with its inputs: what a Plan's decision refers to."""
+    return [(node, tuple(node.all_input_nodes)) for node in gm.graph.nodes]
 
 
 def _constant_ratio(out_e: sympy.Expr, in_e: sympy.Expr) -> bool:

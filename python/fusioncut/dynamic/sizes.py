@@ -27,12 +27,28 @@ import torch
 from fusioncut.graph import JointGraph, Value, value_size
 from fusioncut.options import Options
 
-__all__ = ["SizeError", "SizeTable", "SymbolInfo", "UnbackedSizeWarning"]
+__all__ = ["MAX_SIZE", "SizeError", "SizeOverflowError", "SizeTable", "SymbolInfo",
+           "UnbackedSizeWarning"]
+
+MAX_SIZE = 2**62 - 1
+"""The largest value a size symbol may take: element counts and bytes stay below the solver's
+2**62 (a larger size could only describe tensors no machine holds)."""
 
 
 class SizeError(ValueError):
     """Bad sizes for a ``Plan``: an unknown or missing symbol, a negative value, or a value
     outside the symbol's declared range. The message names the symbol and the valid range."""
+
+
+class SizeOverflowError(SizeError, OverflowError):
+    """Sizes too large for exact weights: a symbol above ``MAX_SIZE``, or sizes that make an
+    element count or a tensor's bytes reach 2**62. Both a ``SizeError`` and an
+    ``OverflowError``; the message names the function, the sizes and the valid range."""
+
+
+def show_int(value: int) -> str:
+    """``value`` for a message; a huge int by its size (``str(10**5000)`` raises)."""
+    return str(value) if value.bit_length() <= 64 else f"an int of {value.bit_length()} bits"
 
 
 class UnbackedSizeWarning(UserWarning):
@@ -166,11 +182,14 @@ class SizeTable:
                 raise SizeError(f"{function}: size {name} = {value!r} is not an integer; valid "
                                 f"range is {info.range_str()}") from None
             if value < 0:
-                raise SizeError(f"{function}: size {name} = {value} is negative; valid range "
-                                f"is {info.range_str()}")
+                raise SizeError(f"{function}: size {name} = {show_int(value)} is negative; "
+                                f"valid range is {info.range_str()}")
             if value < info.lo or (info.hi is not None and value > info.hi):
-                raise SizeError(f"{function}: size {name} = {value} is outside its declared "
-                                f"range {info.range_str()}")
+                raise SizeError(f"{function}: size {name} = {show_int(value)} is outside its "
+                                f"declared range {info.range_str()}")
+            if value > MAX_SIZE:
+                raise SizeOverflowError(f"{function}: size {name} = {show_int(value)} is too "
+                                        f"large; valid range is [{info.lo}, 2**62 - 1]")
             given[name] = value
         missing = [k for k in infos if k not in given]
         if missing:

@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 
 from fusioncut._solver import INF
-from fusioncut.dynamic.sizes import SizeError
+from fusioncut.dynamic.sizes import SizeError, SizeOverflowError, show_int
 from fusioncut.dynamic.symexpr import blossom_values
 
 __all__ = ["Sweep", "breakpoints", "solve_scaled"]
@@ -33,22 +33,30 @@ def breakpoints(plan: Any, symbol: Any, lo: int, hi: int, *,
     """``Plan.breakpoints`` (see there)."""
     function = "Plan.breakpoints"
     k, name = plan.sizes.symbol_arg(symbol, function)
+    if fixed is not None and not isinstance(fixed, Mapping):
+        raise SizeError(f"{function}: fixed must be a mapping {{symbol: int}} or None, got "
+                        f"{type(fixed).__name__} {fixed!r}")
     base = dict(plan.hints())
     if fixed:
         for key, v in fixed.items():
             base[key if isinstance(key, str) else str(key)] = v
+        try:
+            plan.sizes.values(base, function)
+        except SizeError as e:
+            raise type(e)(f"{e} (in fixed)") from None
     info = plan.symbols[name]
     for bound_name, bound in (("lo", lo), ("hi", hi)):
         base[name] = bound
         try:
             plan.sizes.values(base, function)
         except SizeError as e:
-            raise SizeError(f"{e} ({bound_name} of the sweep)") from None
+            raise type(e)(f"{e} ({bound_name} of the sweep)") from None
     if lo > hi:
         raise SizeError(f"{function}: lo = {lo} > hi = {hi} for {name} "
                         f"(valid range {info.range_str()})")
     values = list(plan.sizes.values(base, function))
     sweep = Sweep(plan, k, values)
+    sweep.check_exact(lo, hi, name)
     out: list[tuple[int, int, bytes]] = []
     for p, q in sweep.ban_segments(lo, hi):
         for a, b, key in sweep.cover(p, q):
@@ -60,15 +68,23 @@ def breakpoints(plan: Any, symbol: Any, lo: int, hi: int, *,
 
 
 def solve_scaled(plan: Any, E: np.ndarray, scale: int, bans: np.ndarray, *,
-                 tie_break: bool = True) -> tuple[int, np.ndarray, np.ndarray]:
+                 tie_break: bool = True, function: str = "Plan.breakpoints"
+                 ) -> tuple[int, np.ndarray, np.ndarray]:
     """Min cut with element counts ``E`` that are ``scale`` x a virtual point (every constant
     weight term scaled by ``scale`` too). ``tie_break=False``: byte costs only. Returns
-    ``(value, kept-node cut indices, weights)``."""
-    bytes_dyn = plan._dyn_mi * E[plan._dyn_eid]
+    ``(value, kept-node cut indices, weights)``; ``OverflowError`` (before any int64 product
+    can wrap) when a weight would reach 2**61."""
     if tie_break:
         w_const, h, per_byte = plan._w_const, plan._dyn_h, plan.costs.scale
     else:
         w_const, h, per_byte = plan._cost_const, plan._dyn_c, 1
+    top = max(float(w_const[w_const < INF].max(initial=0)) * scale,
+              float(np.abs(h).max(initial=0)) * scale + float(plan._dyn_mi.max(initial=0))
+              * float(np.abs(E[plan._dyn_eid]).max(initial=0)) * per_byte)
+    if top >= INF // 2:
+        raise OverflowError(f"{function}: sizes too large for an exact range certificate "
+                            f"(a weight would reach 2**61)")
+    bytes_dyn = plan._dyn_mi * E[plan._dyn_eid]
     w = np.where(w_const < INF, w_const * scale, INF)
     w[plan._dyn_pos] = h * scale + bytes_dyn * per_byte
     if len(plan._dyn_ban_nodes):
@@ -76,7 +92,7 @@ def solve_scaled(plan: Any, E: np.ndarray, scale: int, bans: np.ndarray, *,
     finite = w[w < INF]
     if finite.size and (finite >= INF // 2).any():
         raise OverflowError("Plan: sizes too large for an exact range certificate")
-    value, cut_nodes = plan.cut(w, "Plan.breakpoints")
+    value, cut_nodes = plan.cut(w, function)
     return value, cut_nodes, w
 
 
@@ -116,7 +132,33 @@ class Sweep:
     def E_at(self, t: int) -> np.ndarray:
         vals = list(self.values)
         vals[self.k] = t
-        return self.plan._evaluate(tuple(vals))
+        return self.plan._evaluate(tuple(vals), "Plan.breakpoints")
+
+    def _exact_at(self, t: int) -> bool:
+        try:
+            return self.plan._network_weights(self.E_at(t)) is not None
+        except OverflowError:
+            return False
+
+    def check_exact(self, lo: int, hi: int, name: str) -> None:
+        """``SizeOverflowError`` naming the largest valid ``hi`` when the weights at ``hi``
+        lose their exact tie-break (bytes x scale >= 2**62); sizes grow with the symbol, so
+        the limit is found by bisection."""
+        if self._exact_at(hi):
+            return
+        if not self._exact_at(lo):
+            raise SizeOverflowError(f"Plan.breakpoints: lo = {show_int(lo)} for {name} is too "
+                                    f"large: the weights there lose their exact tie-break")
+        a, b = lo, hi
+        while b - a > 1:
+            mid = (a + b) // 2
+            if self._exact_at(mid):
+                a = mid
+            else:
+                b = mid
+        raise SizeOverflowError(f"Plan.breakpoints: hi = {show_int(hi)} for {name} is too large: "
+                                f"from {name} = {b} on the weights lose their exact tie-break "
+                                f"(bytes x tie-break scale >= 2**62); valid range [{lo}, {a}]")
 
     def bans_at(self, t: int) -> np.ndarray:
         return self.plan._bans(self.E_at(t))
