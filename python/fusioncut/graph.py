@@ -278,7 +278,7 @@ class JointGraph:
         role = _roles(nodes, kind, inputs, fwd_output, bwd_output, partitioner_tags)
         return cls(
             gm=gm, nodes=nodes, index=index, kind=kind_arr, role=role,
-            value=np.asarray(value, dtype=np.int8), numel=np.asarray(numel, dtype=np.int64),
+            value=np.asarray(value, dtype=np.int8), numel=_numel_array(numel, nodes, function),
             itemsize=np.asarray(itemsize, dtype=np.int64), symbolic=symbolic,
             base=np.asarray(base, dtype=np.int64),
             first_input=np.asarray(first_input, dtype=np.int64), fwd_output=fwd_output,
@@ -318,6 +318,18 @@ def _memory_budget(node: fx.Node) -> str | None:
     if isinstance(custom, dict) and any("memory_budget" in str(k) for k in custom):
         return f"an activation memory budget annotation (node {node.name})"
     return None
+
+
+def _numel_array(numel: list[int], nodes: list[fx.Node], function: str) -> np.ndarray:
+    """int64 element counts; a count int64 cannot hold (a tuple of huge meta tensors, an absurd
+    size hint) is a ValueError naming the node, not an OverflowError from numpy."""
+    try:
+        return np.asarray(numel, dtype=np.int64)
+    except OverflowError:
+        i = next(k for k, x in enumerate(numel) if not -2**63 <= x < 2**63)
+        raise ValueError(f"{function}: node {nodes[i].name!r} holds about "
+                         f"2**{abs(numel[i]).bit_length() - 1} elements; element counts must "
+                         f"be below 2**63") from None
 
 
 def _kind_mask(kind: np.ndarray, kinds: frozenset) -> np.ndarray:

@@ -247,8 +247,9 @@ class Plan:
 
     def _full_weights(self, values, function: str = "Plan.solve") -> np.ndarray:
         numel = self._numel_at(values, function)
-        if (numel.astype(np.float64) * self.graph.itemsize).max(initial=0) >= 2.0 ** 62:
-            raise self._too_large(function, values, "tensors of 2**62 bytes or more")
+        # Below 2**63 bytes cost.py saturates as decide() does; beyond, int64 cannot count.
+        if (numel.astype(np.float64) * self.graph.itemsize).max(initial=0) >= 2.0 ** 63:
+            raise self._too_large(function, values, "tensors of 2**63 bytes or more")
         return self.costs.weights(numel * self.graph.itemsize)
 
     def _network_weights(self, E: np.ndarray) -> np.ndarray | None:
@@ -259,9 +260,11 @@ class Plan:
             return None  # bytes_dyn below could overflow int64
         bytes_dyn = self._dyn_mi * E[self._dyn_eid]
         max_cost = self.costs.max_exact_cost
+        if self._const_max_cost > max_cost:
+            return None  # constant sizes alone coarsen the tie-break (no symbol needed)
         if len(bytes_dyn):
             top = int((bytes_dyn + self._dyn_c).max())
-            if top > max_cost or self._const_max_cost > max_cost:
+            if top > max_cost:
                 return None
         w = self._w_const.copy()
         w[self._dyn_pos] += bytes_dyn * self.costs.scale
