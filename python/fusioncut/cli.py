@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import importlib.util
+import math
 import os
 import subprocess
 import sys
@@ -132,7 +133,7 @@ def _int_at_least(lo: int, hi: int | None = None):
     return parse
 
 
-_positive = _int_at_least(1)
+_positive = _int_at_least(1, 2**40)  # sizes: the memory checks refuse far less than this
 _nonnegative = _int_at_least(0)
 
 
@@ -207,10 +208,11 @@ def build_parser() -> argparse.ArgumentParser:
                                                      "function")
     ex.add_argument("--input", action="append", default=[], metavar="SHAPE[:DTYPE]",
                     help="one example input (repeat in argument order)")
-    ex.add_argument("--int-high", type=_positive, default=2, metavar="N",
+    ex.add_argument("--int-high", type=_int_at_least(1, 2**63 - 1), default=2, metavar="N",
                     help="integer inputs are drawn from [0, N) (default 2: valid indices for "
                          "any embedding)")
-    ex.add_argument("--seed", type=int, default=0, help="seed for the inputs (default 0)")
+    ex.add_argument("--seed", type=_int_at_least(0, 2**63 - 1), default=0,
+                    help="seed for the inputs (default 0)")
     _add_partition_args(ex)
     _add_output_args(ex)
 
@@ -257,8 +259,10 @@ def _check_outputs(args) -> None:
     """Every named output file can be written, checked before any work."""
     for flag in ("svg", "png", "json"):
         path = getattr(args, flag)
-        if not path:
+        if path is None:
             continue
+        if not path.strip():
+            raise CliError(f"--{flag} {path!r}: empty path; name a file")
         target = Path(path)
         if target.is_dir():
             raise CliError(f"--{flag} {path}: is a directory; name a file")
@@ -300,22 +304,25 @@ class _QuietTorch:
 
 
 def cmd_demo(args) -> int:
+    # Every check before torch is imported: a bad argument fails in a fraction of a second.
+    _check_outputs(args)
+    if args.d_model % _DEMO_HEADS:
+        raise CliError(f"--d-model {args.d_model}: must be a multiple of {_DEMO_HEADS} (the "
+                       f"heads)")
+    need, have = _demo_memory(args.layers, args.d_model, args.seq, args.batch), \
+        _available_memory()
+    if have is not None and need > 0.8 * have:
+        raise CliError(f"--layers {args.layers} --d-model {args.d_model} --seq {args.seq} "
+                       f"--batch {args.batch}: tracing and partitioning would need about "
+                       f"{need / 2**30:.3g} GiB, more than 80% of the {have / 2**30:.1f} GiB "
+                       f"available; choose a smaller model")
     import torch
 
     from fusioncut.demo import DemoConfig, DemoGPT, demo_inputs
     from fusioncut.report import explain, format_bytes, format_totals
 
-    _check_outputs(args)
-    if args.d_model % 4:
-        raise CliError(f"--d-model {args.d_model}: must be a multiple of 4 (the heads)")
-    cfg = DemoConfig(n_layer=args.layers, d_model=args.d_model, block_size=args.seq,
-                     batch=args.batch)
-    need, have = _demo_memory(cfg), _available_memory()
-    if have is not None and need > 0.8 * have:
-        raise CliError(f"--layers {cfg.n_layer} --d-model {cfg.d_model} --seq {cfg.block_size} "
-                       f"--batch {cfg.batch}: tracing and partitioning would need about "
-                       f"{need / 2**30:.1f} GiB, more than 80% of the {have / 2**30:.1f} GiB "
-                       f"available; choose a smaller model")
+    cfg = DemoConfig(n_layer=args.layers, d_model=args.d_model, n_head=_DEMO_HEADS,
+                     block_size=args.seq, batch=args.batch)
     torch.manual_seed(0)
     model = DemoGPT(cfg)
     params = sum(p.numel() for p in model.parameters())
@@ -344,14 +351,16 @@ _DEMO_BASE_BYTES = 400 * 2**20
 _DEMO_GRAPH_BYTES_PER_LAYER = 6 * 2**20
 
 
-def _demo_memory(cfg) -> float:
+_DEMO_HEADS = 4
+
+
+def _demo_memory(layers: int, d: int, t: int, b: int, h: int = _DEMO_HEADS) -> float:
     """Bytes the demo needs: torch, the graph copies, and the real tensors of one training
     step (activations, attention scores, parameters and gradients), three times over for the
     three partitioners' runs."""
-    b, t, d, h = cfg.batch, cfg.block_size, cfg.d_model, cfg.n_head
     per_layer_tensors = 4.0 * (b * t * (24 * d + 3 * h * t) + 2 * 12 * d * d)
-    return _DEMO_BASE_BYTES + cfg.n_layer * (_DEMO_GRAPH_BYTES_PER_LAYER
-                                             + 3 * per_layer_tensors)
+    return _DEMO_BASE_BYTES + float(layers) * (_DEMO_GRAPH_BYTES_PER_LAYER
+                                               + 3 * per_layer_tensors)
 
 
 def _available_memory() -> float | None:
@@ -388,14 +397,20 @@ def _print_verdict(report, format_bytes) -> None:
 
 
 def cmd_explain(args) -> int:
+    _check_outputs(args)  # before importing torch: a bad path fails in a fraction of a second
     import torch
 
     from fusioncut.report import explain
 
-    _check_outputs(args)
     specs = list(args.input)
-    for spec in specs:
-        parse_input_spec(spec)  # bad shapes fail before the user's code runs
+    total = 0
+    for spec in specs:  # bad shapes fail before the user's code runs
+        shape, dtype = parse_input_spec(spec)
+        total += math.prod(shape) * dtype.itemsize
+    have = _available_memory()
+    if have is not None and total > 0.5 * have:
+        raise CliError(f"--input {' '.join(specs)}: the inputs alone need {total / 2**30:.3g} "
+                       f"GiB, more than half of the {have / 2**30:.1f} GiB available")
     factory = _load_target(args.target)
     try:
         made = factory()
@@ -485,6 +500,16 @@ def _builtin_bench() -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run one command; returns the exit status.
+
+    Rejects, before any tracing and before torch is imported where it can: unknown options and
+    out-of-range numbers (argparse, exit 2), output paths that are directories, empty, in a
+    missing directory or not writable, a demo or inputs that would not fit in memory, bad
+    ``--input`` shapes or dtypes, and targets that are not ``module:callable`` (one line, exit
+    2). A model that raises, fails to trace or cannot be partitioned exits 1 with one line;
+    PyTorch's own logged tracebacks appear only under ``FUSIONCUT_LOG=debug``, Python's under
+    ``--traceback``.
+    """
     import warnings
 
     # torch's own deprecation noise from deep-copying GraphModules, not the user's business.
