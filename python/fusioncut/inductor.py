@@ -38,7 +38,12 @@ def options_fingerprint(options: Any) -> str:
 
 
 class InductorPartitioner(_torch_compat.custom_partitioner_fn_base()):  # type: ignore[misc]
-    """A ``CustomPartitionerFn`` that partitions with ``fusioncut.partition``."""
+    """A ``CustomPartitionerFn`` that partitions with ``fusioncut.partition``.
+
+    Rejects: ``options`` that is neither None nor a ``fusioncut.Options`` (``TypeError``, at
+    construction); each call rejects what ``fusioncut.partition`` rejects (a joint module that
+    is not a GraphModule or is malformed, a bad ``num_fwd_outputs`` or
+    ``static_lifetime_input_indices``), naming the argument and its valid range."""
 
     def __init__(self, options: Any = None) -> None:
         if options is not None:

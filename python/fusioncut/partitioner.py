@@ -45,6 +45,15 @@ def partition(joint_module: fx.GraphModule, _joint_inputs: Any, compiler: str = 
     model falls back to torch's partitioner with a ``FallbackWarning``; a contradiction in
     the constraints raises ``PartitionError``.
 
+    Rejects, before any work: ``joint_module`` that is not an ``fx.GraphModule``
+    (``TypeError``); a malformed graph (no or several output nodes, output not last,
+    call_module or call_method nodes, a cycle, a use before definition, a node of another
+    graph, a non-callable target, an element count int64 cannot hold: ``ValueError`` naming
+    the node); ``num_fwd_outputs`` that is not an int in ``[0, number of outputs]``,
+    ``static_lifetime_input_indices`` that is not a sequence of ints in ``[0, number of primal
+    inputs)``, ``options`` that is not an ``Options`` (``TypeError`` or ``ValueError`` naming
+    the argument and its valid range); ``sizes`` as ``Plan.solve`` does.
+
     Dynamic shapes (docs/dynamic.md): the decision is made at the size hints unless ``sizes``
     (``{symbol or name: int}``, or a callable ``Plan -> mapping``) names other sizes;
     ``range_report`` receives a ``RangeReport`` saying whether the decision stays optimal
@@ -96,6 +105,8 @@ def partition_for_sizes(joint_module: fx.GraphModule, joint_inputs: Any,
     symbols' declared ranges?). A graph without symbols takes ``partition``'s path (sizes must
     then be None: ``SizeError`` otherwise); graphs fusioncut does not model fall back to
     torch's partitioner as ``partition`` does.
+
+    Rejects: what ``partition`` rejects, and what ``Plan.solve`` rejects in ``sizes``.
     """
     options = _options("partition", options)
     check_joint_module(joint_module, num_fwd_outputs, static_lifetime_input_indices)

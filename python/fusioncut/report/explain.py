@@ -35,10 +35,11 @@ def explain(fn_or_module: Any, *example_inputs: Any, options: Options | None = N
 
     Rejects: ``fn_or_module`` that is neither an ``nn.Module`` nor callable (``TypeError``),
     inputs from which no backward follows (``ValueError``), ``options`` that is not an
-    ``Options`` (``TypeError``), and graphs fusioncut hands to PyTorch (``ValueError`` naming
-    the construct). Errors raised by the user's model propagate unchanged.
+    ``Options`` or ``compare`` that is not a bool (``TypeError``), and graphs fusioncut hands
+    to PyTorch (``ValueError`` naming the construct). Errors raised by the user's model
+    propagate unchanged.
     """
-    _check_options("explain", options)
+    _check_options("explain", options, compare)
     cap = capture(fn_or_module, *example_inputs, function="explain")
     return explain_joint(cap.joint_module, num_fwd_outputs=cap.num_fwd_outputs,
                          joint_inputs=cap.joint_inputs,
@@ -52,9 +53,15 @@ def explain_joint(joint_module: fx.GraphModule, *, num_fwd_outputs: int,
                   options: Options | None = None, compare: bool = True) -> Report:
     """Explain fusioncut's partition of a joint graph in hand. ``joint_module`` is not
     modified (every partitioner runs on its own deep copy). Raises ``PartitionError`` when no
-    valid partition exists (``format_partition_error`` groups its path by constraint), and
-    ``ValueError`` for a graph ``partition`` would hand to PyTorch's partitioner."""
-    _check_options("explain_joint", options)
+    valid partition exists (``format_partition_error`` groups its path by constraint).
+
+    Rejects, before copying anything: what ``graph.check_joint_module`` rejects (a
+    non-GraphModule, a malformed graph: cycles, uses before definition, foreign nodes, no
+    output, call_module nodes; bad ``num_fwd_outputs`` or ``static_lifetime_input_indices``),
+    ``options`` that is not an ``Options`` or ``compare`` that is not a bool (``TypeError``),
+    and a graph ``partition`` would
+    hand to PyTorch's partitioner (``ValueError`` naming the construct)."""
+    _check_options("explain_joint", options, compare)
     if options is None:
         options = Options()
     check_joint_module(joint_module, num_fwd_outputs, static_lifetime_input_indices,
@@ -86,10 +93,12 @@ def explain_joint(joint_module: fx.GraphModule, *, num_fwd_outputs: int,
     return report
 
 
-def _check_options(function: str, options: Any) -> None:
+def _check_options(function: str, options: Any, compare: Any) -> None:
     if options is not None and not isinstance(options, Options):
         raise TypeError(f"{function}: options must be a fusioncut.Options, got "
                         f"{type(options).__name__}")
+    if not isinstance(compare, bool):
+        raise TypeError(f"{function}: compare must be True or False, got {compare!r}")
 
 
 def _run_method(name, fn, joint_module, joint_inputs, num_fwd_outputs, static, decision):
