@@ -1,6 +1,7 @@
 """Dynamic shapes: analyse a joint graph once, re-solve per size (docs/dynamic.md).
 
-    sizes      SizeTable, SymbolInfo, SizeError: the symbols and element-count expressions
+    sizes      SizeTable, SymbolInfo, SizeError (SizeOverflowError: sizes too large for exact
+               weights): the symbols and element-count expressions
     symexpr    SizeProgram: expressions compiled to integer monomials (no sympy per solve)
     plan       plan, Plan, SizedDecision: decide once, re-solve per size
     sweep      Plan.breakpoints: the decisions along one symbol
@@ -9,12 +10,15 @@
 
 from fusioncut.dynamic.certify import RangeReport, check_optimal_over_ranges
 from fusioncut.dynamic.plan import Plan, SizedDecision, plan
-from fusioncut.dynamic.sizes import SizeError, SizeTable, SymbolInfo, UnbackedSizeWarning
+from fusioncut.dynamic.sizes import (
+    SizeError, SizeOverflowError, SizeTable, SymbolInfo, UnbackedSizeWarning,
+)
 
 __all__ = [
     "Plan",
     "RangeReport",
     "SizeError",
+    "SizeOverflowError",
     "SizeTable",
     "SizedDecision",
     "SymbolInfo",
