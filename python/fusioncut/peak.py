@@ -1,0 +1,159 @@
+"""Estimated peak memory of a plan over the forward and backward schedule.
+
+The schedule is the one ``emit.build_modules`` emits for a saved set: the forward in graph
+order; the backward in autograd-engine order, where each value the backward computes but does
+not depend on a tangent (a recomputed forward value, or a value only the backward needs) runs
+right before the first backward node that needs it (ties in graph order). Walking it::
+
+    forward    each new storage is allocated by the node that produces it (a view or an alias
+               allocates nothing: it shares its base's storage) and freed after its last
+               forward use, unless it is saved or a forward output
+    backward   starts with the saved storages and the tangents; each value computed in the
+               backward is allocated when produced and freed after its last backward use;
+               gradients (backward outputs) and forward outputs are kept to the end
+
+``PeakEstimate.peak`` is the largest sum of live storages, in bytes, at the size hints (or at
+element counts the caller gives). Graph inputs (parameters, the batch) are alive throughout and
+are not counted: this is the memory a partitioner is responsible for. Not modelled: an
+allocator's rounding and fragmentation, library workspaces, and Inductor reusing buffers inside
+a fused kernel; ``bench/bench_budget.py`` compares the estimate with measured peaks.
+
+The walk is a few numpy passes plus one reverse pass in Python over the nodes (milliseconds for
+a 10k-node graph), so the budget frontier can estimate every plan it finds.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from fusioncut.graph import JointGraph, Role, Value
+from fusioncut.network import BACKWARD_ROLES
+
+__all__ = ["PeakEstimate", "estimate_peak", "phases", "recomputed"]
+
+
+@dataclass(frozen=True)
+class PeakEstimate:
+    """Bytes of live storages: the peak of each phase and what is kept between them."""
+
+    forward_peak: int
+    backward_peak: int
+    kept_bytes: int  # storages alive between the phases (saved values, forward outputs)
+
+    @property
+    def peak(self) -> int:
+        return max(self.forward_peak, self.backward_peak)
+
+
+def phases(graph: JointGraph, saved: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``(forward, backward, trigger)``: bool (n,) nodes each graph computes, and for a node
+    the backward computes, the graph index of the first backward node that needs it (its own
+    index for a node that depends on a tangent)."""
+    n = graph.num_nodes
+    role = graph.role
+    is_saved = np.zeros(n, dtype=bool)
+    is_saved[saved] = True
+    is_input = (role <= Role.CONSTANT).tolist()
+    in_bw = np.isin(role, BACKWARD_ROLES) & (role > Role.CONSTANT)
+    tangent_dependent = in_bw.tolist()
+    live_out = (graph.bwd_output | graph.fwd_output).tolist()
+    saved_l = is_saved.tolist()
+    forward = (role == Role.FORWARD).tolist()
+    users = graph.user_lists()
+    bw = [False] * n
+    fw = list(forward)
+    trigger = list(range(n))
+    for i in range(n - 1, -1, -1):
+        if is_input[i]:
+            continue
+        if tangent_dependent[i]:
+            bw[i] = True
+            continue
+        first = n
+        needed_in_fw = False
+        for u in users[i]:
+            if bw[u] and trigger[u] < first:
+                first = trigger[u]
+            if fw[u]:
+                needed_in_fw = True
+        if first < n and not saved_l[i]:
+            bw[i] = True
+            trigger[i] = first
+        elif graph.bwd_output[i] and not saved_l[i] and not forward[i]:
+            bw[i] = True  # a backward output computable from forward values alone
+        if saved_l[i] or needed_in_fw or (live_out[i] and not bw[i]):
+            fw[i] = True
+    return np.asarray(fw, dtype=bool), np.asarray(bw, dtype=bool), np.asarray(trigger)
+
+
+def recomputed(graph: JointGraph, saved: np.ndarray, split=None) -> np.ndarray:
+    """int64 forward nodes the backward computes again when ``saved`` are saved
+    (``split``: ``phases(graph, saved)`` when the caller has it)."""
+    fw, bw, _ = phases(graph, saved) if split is None else split
+    return np.flatnonzero(fw & bw & (graph.role == Role.FORWARD))
+
+
+def estimate_peak(graph: JointGraph, saved: np.ndarray, numel: np.ndarray | None = None,
+                  split=None) -> PeakEstimate:
+    """The estimated peak of the plan saving the joint nodes ``saved`` (indices);
+    ``split``: ``phases(graph, saved)`` when the caller has it."""
+    n = graph.num_nodes
+    saved = np.asarray(saved, dtype=np.int64)
+    fw, bw, trigger = phases(graph, saved) if split is None else split
+    size = (graph.numel if numel is None else numel) * graph.itemsize
+    base = graph.base
+    idx = np.arange(n)
+    allocates = (graph.value == Value.TENSOR) & (base == idx) & (graph.role > Role.CONSTANT)
+    src, dst = graph.edge_src, graph.edge_dst
+
+    # Forward: time = graph index.
+    kept = np.zeros(n, dtype=bool)
+    kept[base[saved]] = True
+    kept[base[graph.fwd_output]] = True
+    fw_edge = fw[dst]
+    last_fw = np.full(n, -1, dtype=np.int64)
+    np.maximum.at(last_fw, base[src[fw_edge]], dst[fw_edge])
+    fw_alloc = fw & allocates
+    fw_peak, _ = _peak(idx[fw_alloc], size[fw_alloc],
+                       *_frees(last_fw, fw_alloc & ~kept, idx, size))
+    between = fw_alloc & kept
+
+    # Backward: time = position in (trigger, tangent-dependent last, graph index) order.
+    order = np.lexsort((idx, np.isin(graph.role, BACKWARD_ROLES), trigger))
+    order = order[bw[order]]
+    time = np.full(n, -1, dtype=np.int64)
+    time[order] = np.arange(len(order))
+    bw_edge = bw[dst]
+    last_bw = np.full(n, -1, dtype=np.int64)
+    np.maximum.at(last_bw, base[src[bw_edge]], time[dst[bw_edge]])
+    keep_to_end = np.zeros(n, dtype=bool)
+    keep_to_end[base[graph.bwd_output]] = True
+    keep_to_end[base[graph.fwd_output]] = True
+    start = between & ((last_bw >= 0) | keep_to_end)
+    bw_alloc = bw & allocates & ~start
+    alloc_t = np.concatenate([np.full(int(start.sum()), -1), time[bw_alloc]])
+    alloc_s = np.concatenate([size[start], size[bw_alloc]])
+    free_mask = (start | bw_alloc) & ~keep_to_end
+    free_t, free_s = _frees(last_bw, free_mask, time, size)
+    bw_peak, _ = _peak(alloc_t, alloc_s, free_t, free_s)
+    return PeakEstimate(forward_peak=int(fw_peak), backward_peak=int(bw_peak),
+                        kept_bytes=int(size[between].sum()))
+
+
+def _frees(last_use: np.ndarray, mask: np.ndarray, birth: np.ndarray, size: np.ndarray):
+    """Free times (after the last use; right after birth when never used) and sizes."""
+    t = np.where(last_use[mask] >= 0, last_use[mask], birth[mask])
+    return t, size[mask]
+
+
+def _peak(alloc_t, alloc_s, free_t, free_s) -> tuple[int, int]:
+    """Largest live sum when allocations at time t happen before frees at time t."""
+    times = np.concatenate([alloc_t * 2, free_t * 2 + 1])
+    deltas = np.concatenate([alloc_s, -free_s]).astype(np.int64)
+    if not len(times):
+        return 0, 0
+    order = np.argsort(times, kind="stable")
+    running = np.cumsum(deltas[order])
+    return int(max(running.max(), 0)), int(running[-1])
