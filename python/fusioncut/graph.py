@@ -35,7 +35,7 @@ import torch
 import torch.fx as fx
 
 from fusioncut import _torch_compat
-from fusioncut.joint_check import check_joint_module, flat_args
+from fusioncut.joint_check import check_joint_module, flat_args, use_error
 from fusioncut.ops import _codes as _op_codes
 from fusioncut.ops import CONSUMER_FUSIBLE, PRODUCER_FUSIBLE, OpKind, classify, kind_code, op_name
 
@@ -246,7 +246,7 @@ class JointGraph:
             try:
                 ins = [index[x] for x in node.all_input_nodes]
             except KeyError:
-                raise _bad_input(function, node, nodes) from None
+                raise use_error(function, node, nodes) from None
             index[node] = i
             inputs.append(ins)
             if ins:

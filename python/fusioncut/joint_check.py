@@ -17,7 +17,7 @@ import torch.fx as fx
 
 from fusioncut import _torch_compat
 
-__all__ = ["check_joint_module", "flat_args"]
+__all__ = ["check_joint_module", "flat_args", "use_error"]
 
 
 def flat_args(args):
@@ -78,13 +78,13 @@ def check_joint_module(gm: Any, num_fwd_outputs: Any,
                              f"which the GraphModule does not have")
         if order:
             if not seen.issuperset(node.all_input_nodes):
-                raise _bad_input(function, node, [nd for nd in gm.graph.nodes
+                raise use_error(function, node, [nd for nd in gm.graph.nodes
                                                   if nd.op != "output"])
             seen.add(node)
     if not order:  # the output node is last: only a node of another graph can be wrong
         for x in output_node.all_input_nodes:
             if x.graph is not gm.graph:
-                raise _bad_input(function, output_node, [nd for nd in gm.graph.nodes
+                raise use_error(function, output_node, [nd for nd in gm.graph.nodes
                                                          if nd.op != "output"])
     num_outputs = len(list(flat_args(output_node.args)))
     if isinstance(num_fwd_outputs, bool) or not isinstance(num_fwd_outputs, int):
@@ -120,7 +120,7 @@ def _has_path(obj: Any, target: object) -> bool:
     return True
 
 
-def _bad_input(function: str, node: fx.Node, nodes: list[fx.Node]) -> ValueError:
+def use_error(function: str, node: fx.Node, nodes: list[fx.Node]) -> ValueError:
     """A node whose argument is not defined before it: a use before definition (or a cycle),
     or a node of another graph."""
     position = {nd: k for k, nd in enumerate(nodes)}
