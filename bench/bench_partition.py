@@ -41,7 +41,6 @@ import argparse
 import copy
 import datetime
 import gc
-import json
 import os
 import platform
 import statistics
@@ -55,7 +54,7 @@ import torch
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import partition_models  # noqa: E402
-from bench_solver import _cpu_model, _fusioncut_build, markdown_table  # noqa: E402
+from common import cpu_model, fusioncut_build, markdown_table, timed, write_json  # noqa: E402
 
 import fusioncut  # noqa: E402
 from fusioncut import _torch_compat  # noqa: E402
@@ -150,15 +149,9 @@ class ModelResult:
 
 
 def _timed(fn, *args, **kwargs):
-    """``fn``'s result and wall time, the cyclic garbage collector off during the call (the
-    caller collects once per round: one collection takes ~0.2 s once torch is loaded)."""
-    gc.disable()
-    try:
-        start = time.perf_counter()
-        result = fn(*args, **kwargs)
-        return result, time.perf_counter() - start
-    finally:
-        gc.enable()
+    """``fn``'s result and wall time, the garbage collector off during the call (the caller
+    collects once per round)."""
+    return timed(fn, *args, **kwargs)
 
 
 def _real_inputs(joint_inputs, seed: int = 0):
@@ -404,8 +397,8 @@ def main(argv: list[str] | None = None) -> int:
     warnings.filterwarnings("ignore", category=FutureWarning)  # torch's pytree, on deepcopy
     started = time.perf_counter()
     load_start = os.getloadavg()
-    build = _fusioncut_build()
-    print(f"machine: {_cpu_model()}, {os.cpu_count()} CPUs, load average "
+    build = fusioncut_build()
+    print(f"machine: {cpu_model()}, {os.cpu_count()} CPUs, load average "
           f"{load_start[0]:.2f} {load_start[1]:.2f} {load_start[2]:.2f}")
     print(f"versions: {_versions()}, fusioncut build {build}")
     print(f"repeats: {repeats} (a method stops after {min_repeats} once it has spent "
@@ -431,7 +424,7 @@ def main(argv: list[str] | None = None) -> int:
           f"{elapsed:.0f} s in all")
     report = {
         "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
-        "machine": {"platform": platform.platform(), "cpu_model": _cpu_model(),
+        "machine": {"platform": platform.platform(), "cpu_model": cpu_model(),
                     "cpu_count": os.cpu_count(), "loadavg_start": load_start,
                     "loadavg_end": load_end},
         "versions": _versions(),
@@ -452,9 +445,7 @@ def main(argv: list[str] | None = None) -> int:
         "failures": failures,
         "elapsed_s": elapsed,
     }
-    os.makedirs(os.path.dirname(os.path.abspath(args.json)), exist_ok=True)
-    with open(args.json, "w") as out:
-        json.dump(report, out, indent=1)
+    write_json(args.json, report)
     print(f"wrote {args.json}")
     if failures:
         print("\n" + "\n".join(failures))

@@ -41,6 +41,9 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import graphs  # noqa: E402
 import peers  # noqa: E402
+from common import cpu_model as _cpu_model  # noqa: E402
+from common import fusioncut_build as _fusioncut_build  # noqa: E402
+from common import markdown_table, module_versions, timed, write_json  # noqa: E402
 
 MIN_REPEATS = 3
 # A tool (other than fusioncut's "auto") whose median on a family's previous size took longer
@@ -90,14 +93,7 @@ class GraphResult:
 
 
 def _timed(fn, *args):
-    gc.collect()
-    gc.disable()
-    try:
-        start = time.perf_counter()
-        result = fn(*args)
-        return result, time.perf_counter() - start
-    finally:
-        gc.enable()
+    return timed(fn, *args, collect=True)
 
 
 def warm_up(tools: list[str]) -> None:
@@ -348,13 +344,6 @@ SUMMARY_HEADER = [
 ]
 
 
-def markdown_table(header: list[str], rows: list[list[str]]) -> str:
-    widths = [max(len(h), *(len(row[i]) for row in rows)) for i, h in enumerate(header)]
-    line = lambda cells: "| " + " | ".join(c.ljust(w) for c, w in zip(cells, widths)) + " |"  # noqa: E731
-    sep = "|" + "|".join("-" * (w + 2) for w in widths) + "|"
-    return "\n".join([line(header), sep, *(line(row) for row in rows)])
-
-
 def check_targets(results: list[GraphResult], memory: list[dict]) -> list[str]:
     """Issue #2's targets as PASS/MISS lines (only those this run measured)."""
     lines = []
@@ -407,48 +396,9 @@ def check_targets(results: list[GraphResult], memory: list[dict]) -> list[str]:
     return lines
 
 
-def _cpu_model() -> str:
-    try:
-        with open("/proc/cpuinfo") as cpuinfo:
-            for line in cpuinfo:
-                if line.startswith("model name"):
-                    return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or platform.machine()
-
-
-def _fusioncut_build() -> dict:
-    """Which fusioncut was measured: the repository commit and the extension's build time."""
-    build: dict = {}
-    try:
-        build["git_head"] = subprocess.run(
-            ["git", "rev-parse", "--short", "HEAD"],
-            cwd=os.path.dirname(os.path.abspath(__file__)),
-            capture_output=True, text=True, check=True,
-        ).stdout.strip()
-    except (OSError, subprocess.CalledProcessError):
-        pass
-    try:
-        import fusioncut._core as core
-
-        mtime = os.path.getmtime(core.__file__)
-        build["core_built"] = datetime.datetime.fromtimestamp(
-            mtime, datetime.timezone.utc
-        ).isoformat(timespec="seconds")
-    except (ImportError, OSError):
-        pass
-    return build
-
-
 def _versions() -> dict:
-    versions = {"python": platform.python_version(), "numpy": np.__version__}
-    for module in ("fusioncut", "ortools", "maxflow", "igraph", "scipy", "networkx"):
-        try:
-            versions[module] = getattr(__import__(module), "__version__", "?")
-        except ImportError:
-            versions[module] = None
-    return versions
+    return {"python": platform.python_version(), "numpy": np.__version__,
+            **module_versions("fusioncut", "ortools", "maxflow", "igraph", "scipy", "networkx")}
 
 
 # Driver -----------------------------------------------------------------------------------
@@ -593,9 +543,7 @@ def main(argv: list[str] | None = None) -> int:
         "failures": bad,
         "elapsed_s": elapsed,
     }
-    os.makedirs(os.path.dirname(os.path.abspath(args.json)), exist_ok=True)
-    with open(args.json, "w") as out:
-        json.dump(report, out, indent=1)
+    write_json(args.json, report)
     print(f"\nwrote {args.json} ({elapsed:.0f} s)")
     if bad:
         print("\nFAILED: answers differ:\n  " + "\n  ".join(bad))

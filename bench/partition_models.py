@@ -1,18 +1,19 @@
-"""The models of the end-to-end partition benchmark (bench_partition.py, issue #3).
+"""The models of the end-to-end partition benchmark (bench_partition.py).
 
 Each entry builds ``(module, inputs)`` from a seed; the benchmark traces it once with
 AOTAutograd (``fusioncut.explain.capture``) and partitions the joint graph many times. Only the
 graph's structure and its tensor sizes matter to a partitioner, so the sizes are small enough
-to trace in seconds on two CPU cores. The model code is imported, not copied:
+to trace in seconds on two CPU cores. The models are ``fusioncut.models``:
 
-    gpt12, gpt48   fusioncut/demo.py's DemoGPT (nanoGPT-style, no biases, no dropout, RMSNorm
-                   and tanh-GeLU in pointwise ops); 48 layers give ~9.4k joint-graph nodes
+    gpt12, gpt48   fusioncut.demo's DemoGPT (the zoo GPT, demo style: no biases, no dropout,
+                   RMSNorm and tanh-GeLU in pointwise ops); 48 layers give ~9.4k nodes
     transformer    a stack of nn.TransformerEncoderLayer (no dropout)
-    resnet         bench/train/train_models.py's ResNet (basic blocks, BatchNorm in train mode)
-    evonorm        bench/train/train_models.py's EvoNorm-S0
-    mlp            tests/models.py's MLP (GeLU * sigmoid between Linears)
+    resnet         the training benchmark's ResNet at its "cpu" size (basic blocks,
+                   BatchNorm in train mode)
+    evonorm        the training benchmark's EvoNorm-S0 ("evonorm_a", "cpu" size)
+    mlp            MLP (GeLU * sigmoid between Linears)
     cos_cos, tanh_tanh, gelu, dropout_mask
-                   the seed patterns, from bench/train/train_models.py
+                   the seed patterns, at the training benchmark's "cpu" size
 
 ``QUICK`` is what ``--quick`` runs; ``SEEDS`` the seed patterns alone (the smoke test).
 """
@@ -27,13 +28,12 @@ from typing import Callable
 import torch
 from torch import nn
 
-_HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(_HERE, "train"))
-sys.path.insert(0, os.path.join(_HERE, "..", "tests"))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "train"))
 
-import train_models  # noqa: E402  (bench/train)
+import train_models  # noqa: E402  (bench/train: the workloads' sizes)
 
 from fusioncut.demo import DemoConfig, DemoGPT, demo_inputs  # noqa: E402
+from fusioncut.models import MLP, transformer_encoder  # noqa: E402
 
 
 @dataclass(frozen=True)
@@ -60,18 +60,15 @@ _TRANSFORMER = (128, 4, 512, 4, 4, 64)
 def _transformer(seed):
     d, h, ff, layers, b, t = _TRANSFORMER
     torch.manual_seed(seed)
-    layer = nn.TransformerEncoderLayer(d, h, ff, dropout=0.0, batch_first=True)
-    stack = nn.TransformerEncoder(layer, layers, enable_nested_tensor=False)
+    stack = transformer_encoder(d, h, ff, layers)
     g = torch.Generator().manual_seed(seed)
     return stack, (torch.randn(b, t, d, generator=g, requires_grad=True),)
 
 
 def _mlp(seed):
-    import models  # tests/models.py
-
     torch.manual_seed(seed)
     g = torch.Generator().manual_seed(seed)
-    return (models.MLP(d_in=256, d_hidden=1024, d_out=256, depth=4),
+    return (MLP(d_in=256, d_hidden=1024, d_out=256, depth=4),
             (torch.randn(64, 256, generator=g, requires_grad=True),))
 
 

@@ -20,11 +20,11 @@ integer (SymInt sizes, 0.0 for opaque objects); anything else is an error. Torch
 "don't save" constant ``INT_INF = 1e6`` stays the finite 10**6 it is to networkx, so the
 recorded problem has the same min-cut value as the one torch solved.
 
-Model (no weight tying): token + position embedding, N blocks of [LayerNorm, causal
-self-attention (separate q, k, v Linears, masked softmax, output Linear, dropout), residual,
-LayerNorm, MLP (Linear, tanh-GeLU, Linear, dropout), residual], final LayerNorm, LM head,
-cross-entropy. Hidden size 32, 2 heads, sequence 16, vocab 64, batch 2, residual dropout 0.1
-(none on the attention probabilities). Separate q/k/v and the two residual dropouts are what
+Model: ``fusioncut.models.GPT`` in its "record" style (no weight tying): token + position
+embedding, N blocks of [LayerNorm, causal self-attention (separate q, k, v Linears, masked
+softmax, output Linear, dropout), residual, LayerNorm, MLP (Linear, tanh-GeLU, Linear,
+dropout), residual], final LayerNorm, LM head, cross-entropy. Hidden size 32, 2 heads,
+sequence 16, vocab 64, batch 2, residual dropout 0.1 (none on the attention probabilities). Separate q/k/v and the two residual dropouts are what
 bring the 48-layer network to the size issue #2 quotes (about 13.8k vertices, 17.4k edges);
 a fused qkv Linear without dropout gives 11.4k / 14.4k. The network's size does not depend
 on the hidden size, so tracing stays quick on CPU (96 layers in well under a minute).
@@ -38,77 +38,26 @@ import argparse
 import math
 import os
 import time
-from dataclasses import dataclass
 
 import networkx
 import numpy as np
 import torch
-import torch.nn as nn
-import torch.nn.functional as F
 
-# fusioncut.INF, spelled out so recording works before the extension is built.
+from fusioncut.models import GPT, GPTConfig, gpt_config
+
+# fusioncut.INF, spelled out: the recorded data do not depend on the solver's constants.
 INF = 2**62
 
 
-@dataclass(frozen=True)
-class GPTConfig:
-    layers: int
-    hidden: int = 32
-    heads: int = 2
-    seq: int = 16
-    vocab: int = 64
-    batch: int = 2
-    dropout: float = 0.1
+# Sizes of the recorded model (the zoo GPT in its "record" style: LayerNorm,
+# F.gelu(approximate="tanh"), separate q/k/v, a causal-mask buffer, residual dropout after
+# attention and MLP, untied head).
+HIDDEN, HEADS, SEQ, VOCAB, BATCH, DROPOUT = 32, 2, 16, 64, 2, 0.1
 
 
-class Block(nn.Module):
-    def __init__(self, cfg: GPTConfig) -> None:
-        super().__init__()
-        self.heads = cfg.heads
-        self.ln1 = nn.LayerNorm(cfg.hidden)
-        self.q = nn.Linear(cfg.hidden, cfg.hidden)
-        self.k = nn.Linear(cfg.hidden, cfg.hidden)
-        self.v = nn.Linear(cfg.hidden, cfg.hidden)
-        self.proj = nn.Linear(cfg.hidden, cfg.hidden)
-        self.attn_dropout = nn.Dropout(cfg.dropout)
-        self.ln2 = nn.LayerNorm(cfg.hidden)
-        self.fc = nn.Linear(cfg.hidden, 4 * cfg.hidden)
-        self.fc_out = nn.Linear(4 * cfg.hidden, cfg.hidden)
-        self.mlp_dropout = nn.Dropout(cfg.dropout)
-
-    def forward(self, x: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
-        b, t, c = x.shape
-        h = self.ln1(x)
-        q, k, v = (
-            y(h).view(b, t, self.heads, c // self.heads).transpose(1, 2)
-            for y in (self.q, self.k, self.v)
-        )
-        att = (q @ k.transpose(-2, -1)) * (1.0 / math.sqrt(c // self.heads))
-        att = att.masked_fill(mask, float("-inf")).softmax(dim=-1)
-        y = (att @ v).transpose(1, 2).reshape(b, t, c)
-        x = x + self.attn_dropout(self.proj(y))
-        mlp = self.fc_out(F.gelu(self.fc(self.ln2(x)), approximate="tanh"))
-        return x + self.mlp_dropout(mlp)
-
-
-class GPT(nn.Module):
-    def __init__(self, cfg: GPTConfig) -> None:
-        super().__init__()
-        self.tok = nn.Embedding(cfg.vocab, cfg.hidden)
-        self.pos = nn.Embedding(cfg.seq, cfg.hidden)
-        self.blocks = nn.ModuleList(Block(cfg) for _ in range(cfg.layers))
-        self.ln_f = nn.LayerNorm(cfg.hidden)
-        self.head = nn.Linear(cfg.hidden, cfg.vocab, bias=False)
-        mask = torch.triu(torch.ones(cfg.seq, cfg.seq, dtype=torch.bool), diagonal=1)
-        self.register_buffer("mask", mask)
-
-    def forward(self, idx: torch.Tensor, targets: torch.Tensor) -> torch.Tensor:
-        t = idx.shape[1]
-        x = self.tok(idx) + self.pos(torch.arange(t, device=idx.device))
-        for block in self.blocks:
-            x = block(x, self.mask)
-        logits = self.head(self.ln_f(x))
-        return F.cross_entropy(logits.flatten(0, 1), targets.flatten())
+def model_config(layers: int) -> GPTConfig:
+    return gpt_config("record", n_layer=layers, d_model=HIDDEN, n_head=HEADS, block_size=SEQ,
+                      vocab=VOCAB, dropout=DROPOUT)
 
 
 def _to_capacity(value: object, edge: tuple[str, str]) -> int:
@@ -145,11 +94,11 @@ def record(layers: int) -> tuple[dict[str, np.ndarray], GPTConfig]:
     """Trace a GPT of ``layers`` blocks and return the network torch's partitioner solved."""
     from functorch.compile import aot_module, min_cut_rematerialization_partition, nop
 
-    cfg = GPTConfig(layers=layers)
+    cfg = model_config(layers)
     torch.manual_seed(0)
     model = GPT(cfg)
-    idx = torch.randint(0, cfg.vocab, (cfg.batch, cfg.seq))
-    targets = torch.randint(0, cfg.vocab, (cfg.batch, cfg.seq))
+    idx = torch.randint(0, cfg.vocab, (BATCH, cfg.block_size))
+    targets = torch.randint(0, cfg.vocab, (BATCH, cfg.block_size))
 
     calls: list[tuple[networkx.DiGraph, float, float]] = []
     original = networkx.minimum_cut

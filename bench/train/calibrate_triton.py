@@ -34,10 +34,12 @@ Needs CUDA and Triton; without them it says so and exits with status 2.
 from __future__ import annotations
 
 import argparse
-import datetime
-import json
 import os
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # bench/
+
+from common import environment, write_json  # noqa: E402
 
 EXIT_UNSUPPORTED = 2
 OPS = ("mul", "sin")
@@ -184,11 +186,13 @@ def run(args) -> dict:
     n = args.numel or ((1 << 16) if args.interpret else ((1 << 24) if args.quick else (1 << 26)))
     runner = Runner(n, device)
     ks = KS if not (args.quick or args.interpret) else (1, 4, 16, 64)
+    env = environment(device)
     result = {
-        "date_utc": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
-        "device_name": "Triton interpreter (CPU)" if args.interpret else torch.cuda.get_device_name(),
+        "date_utc": env["date_utc"],
+        "device_name": "Triton interpreter (CPU)" if args.interpret else env["device_name"],
         "torch": torch.__version__,
         "triton": __import__("triton").__version__,
+        "env": env,
         "numel": n,
         "dtype": "float32",
         "tol": args.tol,
@@ -276,8 +280,7 @@ def main(argv=None) -> int:
         return EXIT_UNSUPPORTED
     result = run(args)
     if args.json:
-        with open(args.json, "w") as f:
-            json.dump(result, f, indent=1)
+        write_json(args.json, result)
     if args.plot and not args.interpret:
         plot(result, args.plot)
     return 0
