@@ -276,6 +276,13 @@ class JointGraph:
         symbolic = np.zeros(n, dtype=bool)
         symbolic[symbolic_idx] = True
         role = _roles(nodes, kind, inputs, fwd_output, bwd_output, partitioner_tags)
+        late = np.flatnonzero(fwd_output & (role >= Role.TANGENT) & (role <= Role.BWD_SEED)
+                              | fwd_output & (role == Role.BACKWARD))
+        if late.size:
+            raise ValueError(f"{function}: forward output {nodes[late[0]].name!r} is or "
+                             f"depends on a tangent (a backward input), so the forward cannot "
+                             f"compute it; the first num_fwd_outputs = {num_fwd_outputs} "
+                             f"outputs must be forward values")
         return cls(
             gm=gm, nodes=nodes, index=index, kind=kind_arr, role=role,
             value=np.asarray(value, dtype=np.int8), numel=_numel_array(numel, nodes, function),
