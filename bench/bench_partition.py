@@ -3,7 +3,7 @@
     python bench/bench_partition.py [--quick] [--models gpt48 resnet ...] [--repeats N]
                                     [--json PATH]
 
-Every model (partition_models.py) is traced once with AOTAutograd (``fusioncut.explain.capture``,
+Every model (partition_models.py) is traced once with AOTAutograd (``fusioncut.report.capture``,
 a recording ``partition_fn``); then, round after round, each method partitions its own fresh
 deep copy of the joint graph (the copy is not timed; the garbage collector runs before each
 round and is off during the calls), one call per method per round so that load from other
@@ -18,7 +18,7 @@ A method stops after ``--repeats`` calls, or earlier once it has made ``MIN_REPE
 spent ``BUDGET_S`` seconds on the model (torch's min-cut takes ~3 s a call on gpt48 on 2 cores).
 
 What a partition saves is read from the forward module it returns, with the machinery of
-``python -m fusioncut explain`` (``explain._measure``): the forward's outputs after the first
+``python -m fusioncut explain`` (``fusioncut.report.measure``): the forward's outputs after the first
 ``num_fwd_outputs``; activation bytes count unique storages and exclude graph inputs; SymInts
 are counted separately; traffic is the same fusion model for every method (one read in the
 backward, plus one write in the forward if the forward would not otherwise write it).
@@ -58,9 +58,10 @@ from common import cpu_model, fusioncut_build, markdown_table, timed, write_json
 
 import fusioncut  # noqa: E402
 from fusioncut import _torch_compat  # noqa: E402
-from fusioncut.explain import _measure, capture, format_bytes  # noqa: E402
+from fusioncut.decision import decide  # noqa: E402
+from fusioncut.report import capture, format_bytes, measure  # noqa: E402
 from fusioncut.fallback import FallbackWarning  # noqa: E402
-from fusioncut.graph import JointGraph, Role  # noqa: E402
+from fusioncut.graph import Role  # noqa: E402
 from fusioncut.options import Options  # noqa: E402
 
 FC_RUNTIME, FC_MEMORY, TORCH_MINCUT, DEFAULT = (
@@ -211,7 +212,10 @@ def run_model(model: partition_models.BenchModel, repeats: int, methods=METHODS,
     cap = capture(module, *inputs)
     capture_s = time.perf_counter() - t0
     n, static = cap.num_fwd_outputs, cap.static_lifetime_input_indices
-    graph = JointGraph.from_fx(cap.joint_module, n)
+    # The byte model every method's saved set is priced with (fusioncut's, default Options).
+    priced = decide(cap.joint_module, num_fwd_outputs=n,
+                    static_lifetime_input_indices=static)
+    graph = priced.graph
     log(f"\n{model.name}: {model.description}; {graph.num_nodes} joint-graph nodes (output "
         f"node not counted), traced in {capture_s:.1f} s")
     fns = partitioners()
@@ -238,7 +242,7 @@ def run_model(model: partition_models.BenchModel, repeats: int, methods=METHODS,
                     continue
             fell_back = [str(w.message) for w in caught if issubclass(w.category,
                                                                        FallbackWarning)]
-            s = _measure(method, fw, n, graph, static, seconds)
+            s = measure(method, fw, graph, priced.costs, priced.static_inputs, seconds)
             if not cell.times_s:
                 cell.num_saved, cell.num_saved_inputs = s.num_saved, s.num_saved_inputs
                 cell.num_saved_symints = s.num_saved_symints
