@@ -50,8 +50,6 @@ class _ModelError(Exception):
 def parse_input_spec(spec: str) -> tuple[tuple[int, ...], Any]:
     """``"8x128"`` -> ((8, 128), torch.float32); ``"8x128:int64"`` -> ((8, 128), torch.int64);
     ``"scalar"`` or ``":float16"``-style empty shapes are not accepted (give ``1``)."""
-    import torch
-
     shape_text, _, dtype_text = spec.partition(":")
     dims = shape_text.strip().lower().split("x")
     try:
@@ -61,6 +59,8 @@ def parse_input_spec(spec: str) -> tuple[tuple[int, ...], Any]:
     if not shape or any(d < 0 for d in shape):
         raise CliError(f"--input {spec!r}: expected a shape like 8x128 or 8x128:int64 "
                        f"(dimensions are non-negative integers joined by 'x')")
+    import torch  # after the shape: a malformed one fails without importing torch
+
     dtype = torch.float32
     if dtype_text:
         dtype = getattr(torch, dtype_text.strip(), None)
@@ -404,10 +404,6 @@ def _print_verdict(report, format_bytes) -> None:
 
 def cmd_explain(args) -> int:
     _check_outputs(args)  # before importing torch: a bad path fails in a fraction of a second
-    import torch
-
-    from fusioncut.report import explain
-
     specs = list(args.input)
     total = 0
     for spec in specs:  # bad shapes fail before the user's code runs
@@ -417,6 +413,10 @@ def cmd_explain(args) -> int:
     if have is not None and total > 0.5 * have:
         raise CliError(f"--input {' '.join(specs)}: the inputs alone need {total / 2**30:.3g} "
                        f"GiB, more than half of the {have / 2**30:.1f} GiB available")
+    import torch
+
+    from fusioncut.report import explain
+
     factory = _load_target(args.target)
     try:
         made = factory()
