@@ -126,6 +126,16 @@ class TestTypes:
         raises(TypeError, f"{entry}: options must be a fusioncut.Options",
                fn=lambda: call(entry, fresh(joint), num_fwd_outputs=1, options=bad))
 
+    @pytest.mark.parametrize("fn", [fusioncut.partition, fusioncut.partition_for_sizes])
+    @pytest.mark.parametrize("hook", ["report", "range_report"])
+    def test_hooks_must_be_callable_and_are_checked_before_the_work(self, joint, fn, hook,
+                                                                     monkeypatch):
+        if fn is fusioncut.partition_for_sizes and hook == "range_report":
+            hook = "report"  # partition_for_sizes' report is the range report
+        monkeypatch.setattr("fusioncut.partitioner.decide_graph", None)  # never reached
+        raises(TypeError, f"partition: {hook} must be a callable or None, got int",
+               fn=lambda: fn(fresh(joint), None, num_fwd_outputs=1, **{hook: 5}))
+
     @pytest.mark.parametrize("bad", [{}, "memory", 1])
     def test_inductor_partitioner_options_must_be_options(self, bad):
         raises(TypeError, "InductorPartitioner: options", "is not a fusioncut.Options",

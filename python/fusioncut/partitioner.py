@@ -52,7 +52,8 @@ def partition(joint_module: fx.GraphModule, _joint_inputs: Any, compiler: str = 
     the node); ``num_fwd_outputs`` that is not an int in ``[0, number of outputs]``,
     ``static_lifetime_input_indices`` that is not a sequence of ints in ``[0, number of primal
     inputs)``, ``options`` that is not an ``Options`` (``TypeError`` or ``ValueError`` naming
-    the argument and its valid range); ``sizes`` as ``Plan.solve`` does.
+    the argument and its valid range); ``report`` or ``range_report`` that is not callable
+    (``TypeError``); ``sizes`` as ``Plan.solve`` does.
 
     Dynamic shapes (docs/dynamic.md): the decision is made at the size hints unless ``sizes``
     (``{symbol or name: int}``, or a callable ``Plan -> mapping``) names other sizes;
@@ -60,6 +61,7 @@ def partition(joint_module: fx.GraphModule, _joint_inputs: Any, compiler: str = 
     over the symbols' declared ranges. ``report`` receives a ``fusioncut.Report`` of the
     decision (docs/explain.md). Bind these with ``functools.partial``.
     """
+    _hooks("partition", report=report, range_report=range_report)
     if sizes is not None or range_report is not None:
         return partition_for_sizes(joint_module, _joint_inputs, compiler,
                                    num_fwd_outputs=num_fwd_outputs, sizes=sizes,
@@ -109,6 +111,7 @@ def partition_for_sizes(joint_module: fx.GraphModule, joint_inputs: Any,
     Rejects: what ``partition`` rejects, and what ``Plan.solve`` rejects in ``sizes``.
     """
     options = _options("partition", options)
+    _hooks("partition", report=report)
     check_joint_module(joint_module, num_fwd_outputs, static_lifetime_input_indices)
     if (sizes is None and report is None) or not _has_symbols(joint_module):
         if sizes is not None:
@@ -130,6 +133,13 @@ def partition_for_sizes(joint_module: fx.GraphModule, joint_inputs: Any,
     if report is not None:
         report(check_optimal_over_ranges(p, chosen))
     return p.partition(chosen)
+
+
+def _hooks(function: str, **hooks: Any) -> None:
+    for name, hook in hooks.items():
+        if hook is not None and not callable(hook):
+            raise TypeError(f"{function}: {name} must be a callable or None, got "
+                            f"{type(hook).__name__}")
 
 
 def _options(function: str, options: Any) -> Options:
