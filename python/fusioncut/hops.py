@@ -1,0 +1,234 @@
+"""Higher-order ops (HOPs) in joint graphs: which ones fusioncut models and what they do.
+
+A HOP is a ``call_function`` node whose target is a ``torch.ops.higher_order`` operator. Its
+``meta["val"]`` is a container (tuple, list or dict) of outputs read by ``getitem`` nodes;
+its subgraphs are ``get_attr`` nodes without ``meta["val"]``. fusioncut treats every HOP as
+Inductor does, as one opaque call that fuses with nothing::
+
+    HOP                                     class       ban when the forward needs it
+    invoke_subgraph, cond, while_loop,      PURE        HIGHER_ORDER; a recompute annotation
+    while_loop_stack_output, flex_attention,            lifts it unless a body draws random
+    flex_attention_backward                             numbers, communicates, has effects
+                                                        or mutates (then the ban is hard)
+    with_effects, any HOP fed an effect     EFFECTFUL   EFFECTFUL, hard (never recomputed)
+      token (an effectful invoke_subgraph)
+    auto_functionalized(_v2),               MUTATING    MUTATING, hard (an arbitrary kernel
+    triton_kernel_wrapper_functional                    that writes memory)
+    any other HOP                           --          fusioncut falls back (unknown effects)
+
+The HOP node itself is never saved (its value is a container); its ``getitem``s are. Effect
+tokens (``with_effects``'s output 0, the forward token inputs, ``tangents_token``) are never
+saved: AOTAutograd's ``unlift_tokens`` needs each token chain whole inside one graph.
+
+Duck-typed on ``target.namespace`` and names: no private torch import here.
+"""
+
+from __future__ import annotations
+
+import enum
+import operator
+from typing import Any
+
+import torch
+import torch.fx as fx
+
+from fusioncut.ops import OpKind, classify, op_name
+
+
+class HopClass(enum.Enum):
+    PURE = "pure"
+    EFFECTFUL = "effectful"
+    MUTATING = "mutating"
+
+
+KNOWN_HOPS: dict[str, HopClass] = {
+    "invoke_subgraph": HopClass.PURE,
+    "cond": HopClass.PURE,
+    "while_loop": HopClass.PURE,
+    "while_loop_stack_output": HopClass.PURE,
+    "flex_attention": HopClass.PURE,
+    "flex_attention_backward": HopClass.PURE,
+    "with_effects": HopClass.EFFECTFUL,
+    "auto_functionalized": HopClass.MUTATING,
+    "auto_functionalized_v2": HopClass.MUTATING,
+    "triton_kernel_wrapper_functional": HopClass.MUTATING,
+}
+"""The HOPs fusioncut partitions natively, by ``torch.ops.higher_order`` name."""
+
+# Op kinds inside a HOP body that make re-running the HOP wrong or unsafe: a second draw of
+# random numbers, a collective only this rank repeats, an effect or a mutation done twice.
+_BODY_HAZARDS = (OpKind.RANDOM, OpKind.COLLECTIVE, OpKind.EFFECTFUL, OpKind.MUTATING)
+_TOKEN_DESCS = frozenset({"ForwardTokenAOTInput", "BackwardTokenAOTInput"})
+
+
+def is_hop(target: object) -> bool:
+    return getattr(target, "namespace", None) == "higher_order"
+
+
+def hop_name(target: object) -> str:
+    """``invoke_subgraph`` for ``torch.ops.higher_order.invoke_subgraph``."""
+    name = getattr(target, "__name__", None)
+    return name if isinstance(name, str) else str(target)
+
+
+def hop_class(target: object) -> HopClass | None:
+    """The class of a HOP fusioncut models, or None (it falls back)."""
+    return KNOWN_HOPS.get(hop_name(target))
+
+
+def unsupported_hop(node: fx.Node) -> str | None:
+    """Why fusioncut cannot partition a graph holding HOP ``node`` itself, or None."""
+    name = op_name(node.target)
+    if "val" not in node.meta:
+        return f"higher-order op {name} (node {node.name})"
+    if hop_class(node.target) is None:
+        return (f"higher-order op {name} (node {node.name}), whose effects fusioncut does not "
+                f"model")
+    return None
+
+
+def is_token_placeholder(node: fx.Node) -> bool:
+    """AOTAutograd's effect-token inputs: the forward tokens and ``tangents_token``."""
+    desc = node.meta.get("desc")
+    return type(desc).__name__ in _TOKEN_DESCS or node.name == "tangents_token"
+
+
+def is_effectful(target: object, has_token_input: bool) -> bool:
+    """``with_effects``, or a HOP threaded through an effect token (an invoke_subgraph whose
+    region has effects: ``invoke_subgraph(subgraph, id, token, *args) -> (token, *out)``)."""
+    return hop_class(target) is HopClass.EFFECTFUL or has_token_input
+
+
+def token_argument(node: fx.Node) -> fx.Node | None:
+    """The token a ``with_effects`` node consumes (its first argument), or None."""
+    if hop_class(node.target) is HopClass.EFFECTFUL and node.args and isinstance(
+            node.args[0], fx.Node):
+        return node.args[0]
+    return None
+
+
+def is_token_getitem(node: fx.Node) -> bool:
+    """``getitem(hop, 0)``: the output token of an effectful HOP (the caller checks the HOP)."""
+    return node.target is operator.getitem and len(node.args) > 1 and node.args[1] == 0
+
+
+def describe(node: fx.Node) -> str:
+    """The HOP with what identifies its work: ``torch.ops.higher_order.with_effects(aten._print)``,
+    ``torch.ops.higher_order.invoke_subgraph('subgraph_0')``."""
+    name = op_name(node.target)
+    short = hop_name(node.target)
+    args = node.args
+    if short in ("with_effects",) and len(args) > 1:
+        return f"{name}({op_name(args[1])})"
+    if short.startswith("auto_functionalized") and args:
+        return f"{name}({op_name(args[0])})"
+    if short == "invoke_subgraph" and len(args) > 1 and isinstance(args[1], str):
+        return f"{name}({args[1]!r})"
+    if short == "triton_kernel_wrapper_functional":
+        return f"{name}(kernel_idx={node.kwargs.get('kernel_idx')})"
+    return name
+
+
+def subgraphs(gm: fx.GraphModule, node: fx.Node) -> list[fx.GraphModule]:
+    """The GraphModules a HOP node calls (its ``get_attr`` arguments, nested ones included)."""
+    out = []
+    for arg in node.all_input_nodes:
+        if arg.op == "get_attr":
+            module = fetch_attr(gm, arg.target)
+            if isinstance(module, fx.GraphModule):
+                out.append(module)
+    return out
+
+
+def fetch_attr(gm: torch.nn.Module, target: str) -> Any:
+    """``gm.a.b`` for ``target == "a.b"``; None when it does not exist."""
+    obj: Any = gm
+    for part in str(target).split("."):
+        obj = getattr(obj, part, None)
+        if obj is None:
+            return None
+    return obj
+
+
+def body_hazard(gm: fx.GraphModule, node: fx.Node) -> tuple[OpKind, str] | None:
+    """The first op in HOP ``node``'s bodies (searched recursively) that makes running the HOP
+    twice unsafe, as ``(kind, op name)``, or None."""
+    seen: set[int] = set()
+    pending = subgraphs(gm, node)
+    while pending:
+        body = pending.pop()
+        if id(body) in seen:
+            continue
+        seen.add(id(body))
+        for inner in body.graph.nodes:
+            if inner.op != "call_function":
+                continue
+            if is_hop(inner.target):
+                cls = hop_class(inner.target)
+                if cls is HopClass.EFFECTFUL:
+                    return OpKind.EFFECTFUL, describe(inner)
+                if cls is HopClass.MUTATING or cls is None:
+                    return OpKind.MUTATING, describe(inner)
+                pending.extend(subgraphs(body, inner))
+                continue
+            kind = classify("call_function", inner.target)
+            if kind in _BODY_HAZARDS:
+                return kind, op_name(inner.target)
+    return None
+
+
+def hop_ban(gm: fx.GraphModule, node: fx.Node, has_token_input: bool,
+            lift_requested: bool) -> tuple[OpKind, str, bool]:
+    """The ban on recomputing HOP ``node``: ``(rule, detail, hard)``.
+
+    ``rule`` is the op kind whose reason applies (EFFECTFUL, MUTATING, RANDOM, COLLECTIVE or
+    HIGHER_ORDER); ``hard`` says that no annotation may lift it. ``lift_requested``: a
+    recompute annotation asks to lift the ban, so the HOP's bodies are searched for hazards
+    (only then: the search walks every body).
+    """
+    detail = describe(node)
+    cls = hop_class(node.target)
+    if is_effectful(node.target, has_token_input):
+        return OpKind.EFFECTFUL, detail, True
+    if cls is HopClass.MUTATING or cls is None:
+        return OpKind.MUTATING, detail, True
+    if lift_requested:
+        hazard = body_hazard(gm, node)
+        if hazard is not None:
+            kind, inner = hazard
+            return kind, f"{detail}, whose body calls {inner}", True
+    return OpKind.HIGHER_ORDER, detail, False
+
+
+def check_call(gm: fx.GraphModule, node: fx.Node, function: str) -> None:
+    """An ``invoke_subgraph`` call must match its subgraph: the operands' dtypes, ranks and
+    (static) sizes those of the subgraph's placeholders. Raises ``ValueError`` naming the node,
+    the operand and both shapes; a mismatch would make any partition wrong."""
+    if hop_name(node.target) != "invoke_subgraph" or len(node.args) < 2:
+        return
+    sub = node.args[0]
+    if not isinstance(sub, fx.Node) or sub.op != "get_attr":
+        return
+    module = fetch_attr(gm, sub.target)
+    if not isinstance(module, fx.GraphModule):
+        return
+    params = list(module.graph.find_nodes(op="placeholder"))
+    operands = node.args[2:]
+    if len(params) != len(operands):
+        raise ValueError(
+            f"{function}: invoke_subgraph node {node.name!r} passes {len(operands)} operands to "
+            f"subgraph {sub.target!r}, which takes {len(params)} inputs")
+    for k, (param, arg) in enumerate(zip(params, operands)):
+        if not isinstance(arg, fx.Node):
+            continue
+        want, got = param.meta.get("val"), arg.meta.get("val")
+        if not (isinstance(want, torch.Tensor) and isinstance(got, torch.Tensor)):
+            continue
+        if want.dtype != got.dtype or want.dim() != got.dim() or any(
+                type(a) is int and type(b) is int and a != b
+                for a, b in zip(want.shape, got.shape)):
+            raise ValueError(
+                f"{function}: invoke_subgraph node {node.name!r} calls subgraph "
+                f"{sub.target!r} with operand {k} ({arg.name!r}) of shape "
+                f"{tuple(got.shape)} {got.dtype}; the subgraph's input {param.name!r} is "
+                f"{tuple(want.shape)} {want.dtype} (a region's calls must agree with it)")
