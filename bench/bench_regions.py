@@ -16,7 +16,8 @@ Each build is compiled once (``torch.compile``, AOTAutograd with no-op compilers
 fusioncut as the partition_fn) and its gradients are checked against eager. Every call
 AOTAutograd made to the partitioner is recorded (the region joint graphs, then the outer
 graph) and replayed, timed: fusioncut with its region cache cleared first (a cold compile),
-and torch's ``min_cut_rematerialization_partition`` on a fresh copy of each graph (copying
+fusioncut with the cache emptied before every call (no reuse: each region analysed), and
+torch's ``min_cut_rematerialization_partition`` on a fresh copy of each graph (copying
 untimed), median over ``--repeats`` rounds, garbage collector off. The figure is the sum
 over all calls of one build: what partitioning costs that compile.
 
@@ -130,7 +131,9 @@ def saved_names(fw: torch.fx.GraphModule, num_fwd_outputs: int) -> list[str]:
     return [o.name for o in out[num_fwd_outputs:] if isinstance(o, torch.fx.Node)]
 
 
-def time_fusioncut(calls) -> float:
+def time_fusioncut(calls, reuse: bool = True) -> float:
+    """All calls from a cold region cache; ``reuse=False`` empties it before every call (each
+    region analysed on its own, as without the cache)."""
     import fusioncut
     from fusioncut import regions as regions_mod
 
@@ -138,10 +141,14 @@ def time_fusioncut(calls) -> float:
     gc.collect()
     gc.disable()
     try:
-        start = time.perf_counter()
+        total = 0.0
         for gm, joint_inputs, kwargs, _ in calls:
+            if not reuse:
+                regions_mod.clear_cache()
+            start = time.perf_counter()
             fusioncut.partition(gm, joint_inputs, **kwargs)
-        return time.perf_counter() - start
+            total += time.perf_counter() - start
+        return total
     finally:
         gc.enable()
 
@@ -206,16 +213,22 @@ def main(argv=None) -> dict:
     results = {}
     for name, calls in captured.items():
         fc = [time_fusioncut(calls) for _ in range(args.repeats)]
+        fresh = [time_fusioncut(calls, reuse=False) for _ in range(args.repeats)]
         th = [time_torch(calls) for _ in range(args.repeats)]
         region_calls = sum(fusioncut_region(gm, ji) for gm, ji, _, _ in calls)
         results[name] = {"calls": len(calls), "region_calls": region_calls,
                          "nodes": [len(gm.graph.nodes) for gm, *_ in calls],
-                         "fusioncut_s": statistics.median(fc), "torch_s": statistics.median(th),
-                         "fusioncut_runs_s": fc, "torch_runs_s": th}
+                         "fusioncut_s": statistics.median(fc),
+                         "fusioncut_no_reuse_s": statistics.median(fresh),
+                         "torch_s": statistics.median(th),
+                         "fusioncut_runs_s": fc, "fusioncut_no_reuse_runs_s": fresh,
+                         "torch_runs_s": th}
     one, shared, dist = results["one"], results["shared"], results["distinct"]
     summary = {
         "fusioncut_distinct_over_one": dist["fusioncut_s"] / one["fusioncut_s"],
         "fusioncut_distinct_over_shared": dist["fusioncut_s"] / shared["fusioncut_s"],
+        "fusioncut_no_reuse_distinct_over_shared":
+            dist["fusioncut_no_reuse_s"] / shared["fusioncut_no_reuse_s"],
         "torch_distinct_over_one": dist["torch_s"] / one["torch_s"],
         "torch_distinct_over_shared": dist["torch_s"] / shared["torch_s"],
         "torch_over_fusioncut_distinct": dist["torch_s"] / dist["fusioncut_s"],
@@ -224,14 +237,17 @@ def main(argv=None) -> dict:
 
     print(f"{args.layers} layers, d_model {D_MODEL}; partitioner time per compile, all calls "
           f"summed, median of {args.repeats}")
-    print(f"| build | partitioner calls (regions) | fusioncut | torch min-cut | torch / fusioncut |")
-    print("|---|---|---|---|---|")
+    print("| build | partitioner calls (regions) | fusioncut | fusioncut, no reuse "
+          "| torch min-cut | torch / fusioncut |")
+    print("|---|---|---|---|---|---|")
     for name, r in results.items():
         print(f"| {name} | {r['calls']} ({r['region_calls']}) | {r['fusioncut_s'] * 1e3:.1f} ms "
-              f"| {r['torch_s'] * 1e3:.1f} ms | {r['torch_s'] / r['fusioncut_s']:.1f}x |")
+              f"| {r['fusioncut_no_reuse_s'] * 1e3:.1f} ms | {r['torch_s'] * 1e3:.1f} ms "
+              f"| {r['torch_s'] / r['fusioncut_s']:.1f}x |")
     print(f"distinct / one: fusioncut {summary['fusioncut_distinct_over_one']:.2f}x, torch "
           f"{summary['torch_distinct_over_one']:.2f}x; distinct / shared: fusioncut "
-          f"{summary['fusioncut_distinct_over_shared']:.2f}x, torch "
+          f"{summary['fusioncut_distinct_over_shared']:.2f}x (no reuse "
+          f"{summary['fusioncut_no_reuse_distinct_over_shared']:.2f}x), torch "
           f"{summary['torch_distinct_over_shared']:.2f}x")
     print(f"every region call saved {saved}")
 

@@ -186,6 +186,42 @@ def test_while_loop_with_unbacked_iteration_count():
     assert any(graph.symbolic[node_index(graph, name)] for name in saved(fw, n))
 
 
+def _scan_model(x, w):
+    from torch._higher_order_ops.scan import scan
+
+    def step(c, xs):
+        c2 = torch.tanh(c @ w + xs)
+        return c2.clone(), c2.sin()
+
+    c, ys = scan(step, torch.zeros(4, 8), x)
+    return ys.sum() + c.sum()
+
+
+def _map_model(x, w):
+    from functorch.experimental.control_flow import map as control_map
+
+    return control_map(lambda xs, w: torch.tanh(xs @ w), x, w).sum()
+
+
+@pytest.mark.parametrize("model,hop", [(_scan_model, "scan"), (_map_model, "map_impl")],
+                         ids=["scan", "map"])
+def test_scan_and_map_run_once_in_the_forward(model, hop):
+    rec, _, _ = run(model, leaves((3, 4, 8), (8, 8)))
+    (joint, n, fw, bw), = rec.calls
+    target = getattr(HOP, hop)
+    decision = fusioncut.decide(joint, num_fwd_outputs=n)
+    graph = decision.graph
+    forward = [nd for nd in hop_nodes(joint, target)
+               if graph.role[node_index(graph, nd.name)] == Role.FORWARD]
+    assert len(forward) == 1
+    assert str(decision.policy.ban[node_index(graph, forward[0].name)]) == \
+        f"higher-order op: torch.ops.higher_order.{hop}"
+    # The forward HOP runs in the forward module only; the backward has its own.
+    fw_names = {nd.name for nd in hop_nodes(fw, target)}
+    assert forward[0].name in fw_names
+    assert forward[0].name not in {nd.name for nd in hop_nodes(bw, target)}
+
+
 # --- with_effects (effect tokens) ---------------------------------------------------------
 
 

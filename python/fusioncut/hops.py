@@ -8,7 +8,7 @@ Inductor does, as one opaque call that fuses with nothing::
     HOP                                     class       ban when the forward needs it
     invoke_subgraph, cond, while_loop,      PURE        HIGHER_ORDER; a recompute annotation
     while_loop_stack_output, flex_attention,            lifts it unless a body draws random
-    flex_attention_backward                             numbers, communicates, has effects
+    flex_attention_backward, scan, map_impl             numbers, communicates, has effects
                                                         or mutates (then the ban is hard)
     with_effects, any HOP fed an effect     EFFECTFUL   EFFECTFUL, hard (never recomputed)
       token (an effectful invoke_subgraph)
@@ -48,6 +48,8 @@ KNOWN_HOPS: dict[str, HopClass] = {
     "while_loop_stack_output": HopClass.PURE,
     "flex_attention": HopClass.PURE,
     "flex_attention_backward": HopClass.PURE,
+    "map_impl": HopClass.PURE,
+    "scan": HopClass.PURE,
     "with_effects": HopClass.EFFECTFUL,
     "auto_functionalized": HopClass.MUTATING,
     "auto_functionalized_v2": HopClass.MUTATING,
