@@ -100,6 +100,10 @@ def test_invoke_subgraph_regions_and_outer_graph_partition_natively():
         "primals_0", "primals_1", "tangents_0"]
     # The outer forward calls each partitioned region once; the backward never re-runs one.
     assert len(hop_nodes(fw, HOP.invoke_subgraph)) == 2
+    # Subgraph get_attr nodes are copied where used; the modules come along from the joint.
+    for module in (fw, bw):
+        for node in module.graph.find_nodes(op="get_attr"):
+            assert getattr(module, node.target) is getattr(outer, node.target)
     bw_calls = [n.args[1] for n in hop_nodes(bw, HOP.invoke_subgraph)]
     assert bw_calls and all(ident.startswith("partitioned_bw_") for ident in bw_calls)
     decision = fusioncut.decide(outer, num_fwd_outputs=n_outer)

@@ -111,6 +111,18 @@ def test_effectful_invoke_subgraph_threads_a_token_and_is_never_recomputed():
     assert "invoke_subgraph" in str(info.value) and "effectful" in str(info.value)
 
 
+def test_graph_safe_rng_state_inputs_of_a_region_are_not_operands():
+    # torch threads fwd_rng_state_* placeholders of a partitioned region into its call sites
+    # only after partitioning the outer graph: until then the subgraph has more inputs.
+    gm, n = region_joint()
+    body = gm.sub.graph
+    first = next(iter(body.find_nodes(op="placeholder")))
+    with body.inserting_after(first):
+        _val(body.placeholder("fwd_rng_state_0"), torch.empty(2, dtype=torch.int64))
+    gm.sub.recompile()
+    assert fusioncut.decide(gm, num_fwd_outputs=n).saved.size == 1
+
+
 def _collective_joint(tag) -> fx.GraphModule:
     g = fx.Graph()
     x = _val(g.placeholder("primals_1"), torch.empty(8))

@@ -214,7 +214,10 @@ def check_call(gm: fx.GraphModule, node: fx.Node, function: str) -> None:
     module = fetch_attr(gm, sub.target)
     if not isinstance(module, fx.GraphModule):
         return
-    params = list(module.graph.find_nodes(op="placeholder"))
+    # Graph-safe RNG states (CUDA) are placeholders the call sites get only after
+    # partitioning (torch's thread_graphsafe_rng_from_hops): not operands yet.
+    params = [p for p in module.graph.find_nodes(op="placeholder")
+              if "rng_state" not in p.name]
     operands = node.args[2:]
     if len(params) != len(operands):
         raise ValueError(
