@@ -9,6 +9,7 @@ their getitems saved, effect tokens never saved, annotations honoured.
 
 from __future__ import annotations
 
+import copy
 import warnings
 
 import pytest
@@ -466,3 +467,40 @@ def test_triton_kernel_wrapper_functional_is_banned_and_its_output_saved(python_
     (out,) = node.users
     assert out.args[1] == "out_ptr" and out.name in saved(fw, n)
     assert len([nd for nd in hop_nodes(fw, hop)]) == 1
+
+
+# --- aot_module ---------------------------------------------------------------------------
+
+
+class _Tracked(torch.nn.Module):
+    """A parameter, a buffer a mutating custom op updates, and a data-dependent branch."""
+
+    def __init__(self):
+        super().__init__()
+        self.w = torch.nn.Parameter(torch.randn(8, 8, generator=torch.Generator().manual_seed(1)))
+        self.register_buffer("stats", torch.zeros(()))
+
+    def forward(self, x):
+        h = _ScaleTrack.apply(x @ self.w, self.stats)
+        h = torch.cond(h.sum() > 0, lambda h: h.sin() * 2, lambda h: h.cos() + 1, (h,))
+        return (h * h).sum()
+
+
+def test_aot_module_with_cond_and_a_mutated_buffer():
+    from functorch.compile import aot_module
+
+    eager = _Tracked()
+    compiled_module = copy.deepcopy(eager)
+    rec = Recorder()
+    x = torch.randn(4, 8, requires_grad=True)
+    rx = x.detach().clone().requires_grad_()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", fusioncut.FallbackWarning)
+        aot_module(compiled_module, _nop, _nop, partition_fn=rec)(x).backward()
+    eager(rx).backward()
+    torch.testing.assert_close(x.grad, rx.grad)
+    torch.testing.assert_close(compiled_module.w.grad, eager.w.grad)
+    torch.testing.assert_close(compiled_module.stats, eager.stats)
+    (joint, n, fw, bw), = rec.calls
+    assert hop_nodes(joint, HOP.cond) and (hop_nodes(joint, HOP.auto_functionalized_v2)
+                                           or hop_nodes(joint, HOP.auto_functionalized))
