@@ -8,7 +8,8 @@ Node ``i`` is the i-th non-output node of ``gm.graph`` (graph order, hence deter
                     FORWARD (needed for a forward output), BACKWARD (depends on a tangent,
                     or must run in the backward), UNCLAIMED (neither), DEAD (reaches no
                     output: the analysis does dead-code elimination without editing the graph)
-    value[i]        TENSOR / SYMINT / SYMOTHER / MULTI (tuple) / NONE / OPAQUE / MISSING
+    value[i]        TENSOR / SYMINT / SYMOTHER / MULTI (tuple, list or dict: a higher-order
+                    op's outputs) / NONE / OPAQUE / MISSING / TOKEN (an effect token)
     numel[i]        element count (the size hint for a symbolic size); tuples: the sum
     itemsize[i]     bytes per element (0 when not a tensor, so nbytes is 0 too)
     symbolic[i]     whether numel is an expression of shape symbols
@@ -34,7 +35,7 @@ import numpy as np
 import torch
 import torch.fx as fx
 
-from fusioncut import _torch_compat
+from fusioncut import _torch_compat, hops
 from fusioncut.joint_check import check_joint_module, flat_args, use_error
 from fusioncut.ops import _codes as _op_codes
 from fusioncut.ops import CONSUMER_FUSIBLE, PRODUCER_FUSIBLE, OpKind, classify, kind_code, op_name
@@ -60,6 +61,7 @@ class Value(enum.IntEnum):
     NONE = 4
     OPAQUE = 5  # script objects, BackwardState
     MISSING = 6  # no meta["val"]
+    TOKEN = 7  # an effect token (with_effects): threads effects in order, never saved
 
 
 def value_size(val: object) -> tuple[object, int]:
@@ -71,9 +73,9 @@ def value_size(val: object) -> tuple[object, int]:
     """
     if isinstance(val, torch.Tensor):
         return val.numel(), val.dtype.itemsize
-    if isinstance(val, (tuple, list)):
+    if isinstance(val, (tuple, list, dict)):
         total = 0
-        for v in val:
+        for v in (val.values() if isinstance(val, dict) else val):
             if isinstance(v, torch.Tensor):
                 total = total + v.numel()
         return total, 0
@@ -96,8 +98,8 @@ def _value_kind(val: object) -> Value:
         return Value.TENSOR
     if isinstance(val, (torch.SymInt, int)) and not isinstance(val, bool):
         return Value.SYMINT
-    if isinstance(val, (tuple, list)):
-        return Value.MULTI
+    if isinstance(val, (tuple, list, dict)):
+        return Value.MULTI  # a higher-order op's outputs (a dict for user Triton kernels)
     if val is None:
         return Value.NONE
     if isinstance(val, (torch.SymFloat, torch.SymBool, int, float, bool)):
@@ -207,8 +209,8 @@ class JointGraph:
             if k is None:
                 k = kind_code(op, target)
             if k == _HIGHER_ORDER and unsupported is None:
-                unsupported = (f"higher-order op {op_name(target)} (node {node.name})"
-                               if op == "call_function" else f"{op} node {node.name}")
+                unsupported = (hops.unsupported_hop(node) if op == "call_function"
+                               else f"{op} node {node.name}")
             kind[i] = k
             meta = node.meta
             val = meta.get("val", _ABSENT)
@@ -249,6 +251,9 @@ class JointGraph:
                 raise use_error(function, node, nodes) from None
             index[node] = i
             inputs.append(ins)
+            if k == _HIGHER_ORDER or k == _PLACEHOLDER or (k == _GETITEM and ins
+                                                            and kind[ins[0]] == _HIGHER_ORDER):
+                _mark_tokens(gm, node, i, k, ins, value, inputs, function)
             if ins:
                 j0 = ins[0]
                 first_input[i] = j0
@@ -306,6 +311,7 @@ _MULTI = int(Value.MULTI)
 _MISSING = int(Value.MISSING)
 _HIGHER_ORDER = int(OpKind.HIGHER_ORDER)
 _OPAQUE = int(Value.OPAQUE)
+_TOKEN = int(Value.TOKEN)
 
 
 class _Absent:
@@ -337,6 +343,25 @@ def _numel_array(numel: list[int], nodes: list[fx.Node], function: str) -> np.nd
         raise ValueError(f"{function}: node {nodes[i].name!r} holds about "
                          f"2**{abs(numel[i]).bit_length() - 1} elements; element counts must "
                          f"be below 2**63") from None
+
+
+def _mark_tokens(gm, node, i, k, ins, value, inputs, function) -> None:
+    """Effect tokens as ``Value.TOKEN``: the token inputs, what ``with_effects`` consumes,
+    and output 0 of a HOP that has effects (``with_effects``, or a HOP fed a token). Checks
+    that an invoke_subgraph call matches its subgraph."""
+    if k == _PLACEHOLDER:
+        if hops.is_token_placeholder(node):
+            value[i] = _TOKEN
+    elif k == _HIGHER_ORDER:
+        hops.check_call(gm, node, function)
+        token = hops.token_argument(node)
+        if token is not None:
+            value[ins[node.all_input_nodes.index(token)]] = _TOKEN
+    elif hops.is_token_getitem(node):
+        producer = ins[0]
+        if hops.is_effectful(node.all_input_nodes[0].target,
+                             any(value[j] == _TOKEN for j in inputs[producer])):
+            value[i] = _TOKEN
 
 
 def _kind_mask(kind: np.ndarray, kinds: frozenset) -> np.ndarray:
@@ -414,8 +439,9 @@ def _placeholder_role(node: fx.Node) -> int:
 def unsupported_construct(gm: fx.GraphModule) -> str | None:
     """The first construct fusioncut does not partition itself, named for a warning, or None.
 
-    Higher-order ops (their bodies are subgraphs the flow network cannot see), opaque values
-    (script objects, BackwardState), call_module nodes, nodes without ``meta["val"]`` and
+    Higher-order ops other than those ``hops.KNOWN_HOPS`` models (their effects are unknown),
+    opaque values (script objects, BackwardState), call_module nodes, nodes without
+    ``meta["val"]`` and
     activation-memory-budget annotations. ``JointGraph.from_fx`` finds the same in its own
     pass (``JointGraph.unsupported``).
     """
@@ -426,7 +452,9 @@ def unsupported_construct(gm: fx.GraphModule) -> str | None:
         if op == "call_function":
             k = classify(op, node.target)
             if k == OpKind.HIGHER_ORDER:
-                return f"higher-order op {op_name(node.target)} (node {node.name})"
+                reason = hops.unsupported_hop(node)
+                if reason is not None:
+                    return reason
         if "val" not in node.meta:
             if op == "get_attr":
                 continue

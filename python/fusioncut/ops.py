@@ -15,7 +15,12 @@ One ``OpKind`` per call target, decided once per process and cached (``classify`
     COLLECTIVE                no                no             no          no
     MUTATING / EFFECTFUL      no                no             never       never
     GETITEM / SYMBOLIC        (inherit / n.a.)                 yes         yes
-    HIGHER_ORDER              -- fusioncut falls back to torch's partitioner --
+    HIGHER_ORDER (HOP)        no                no             no (*)      no (*)
+
+(*) A higher-order op (``invoke_subgraph``, ``cond``, ``flex_attention``, ``with_effects``,
+...) is one opaque call, as Inductor runs it; ``hops.py`` says which HOPs fusioncut models,
+which have effects, and when an annotation may have one recomputed. Its getitems inherit
+its kind (written, never fused). Unknown HOPs make fusioncut fall back.
 
 Fusion follows Inductor: pointwise ops and views fuse into anything fusible; reductions and
 ``cat`` fuse their producers in but write their own output; aliasing ops (``detach``,

@@ -3,6 +3,7 @@
     joint_module ─> fallback.unsupported_config / JointGraph.unsupported ──> torch's partitioner
          │                                                                  (FallbackWarning)
          ├─> decision.decide_graph ─> emit.build_modules ─> (forward, backward)
+         ├─ an invoke_subgraph region seen before (regions.Region.reuse) ─> emit.Template
          ├─ sizes= / range_report= ─> dynamic.plan ─> Plan.solve ─> emit
          └─ report= ─> report.report_from_decision
 
@@ -18,7 +19,8 @@ from typing import Any, Callable
 import torch
 import torch.fx as fx
 
-from fusioncut._log import log_decision
+from fusioncut import regions
+from fusioncut._log import log_decision, logger
 from fusioncut.decision import Decision, PartitionError, decide, decide_graph
 from fusioncut.dynamic import RangeReport, SizeError, check_optimal_over_ranges, plan
 from fusioncut.emit import build_modules
@@ -69,6 +71,12 @@ def partition(joint_module: fx.GraphModule, _joint_inputs: Any, compiler: str = 
                                    static_lifetime_input_indices=static_lifetime_input_indices,
                                    options=options)
     options = _options("partition", options)
+    region = _region(joint_module, _joint_inputs, num_fwd_outputs,
+                     static_lifetime_input_indices, options, report)
+    reused = region.reuse() if region is not None else None
+    if reused is not None:
+        logger.info("invoke_subgraph region: reused the decision of an identical region")
+        return reused
     graph = JointGraph.from_fx(joint_module, num_fwd_outputs, options.unbacked_size_hint,
                                static_lifetime_input_indices=static_lifetime_input_indices)
     reason = unsupported_config() or graph.unsupported
@@ -81,9 +89,12 @@ def partition(joint_module: fx.GraphModule, _joint_inputs: Any, compiler: str = 
     decision = decide_graph(graph, static_lifetime_input_indices, options)
     t1 = time.perf_counter()
     log_decision(decision, decide_s=t1 - t0)
-    fw, bw = build_modules(joint_module, decision.saved_values, decision.saved_sym_nodes,
-                           num_fwd_outputs=num_fwd_outputs,
-                           static_lifetime_input_indices=static_lifetime_input_indices)
+    if region is not None:
+        fw, bw = region.build(decision.saved_values, decision.saved_sym_nodes)
+    else:
+        fw, bw = build_modules(joint_module, decision.saved_values, decision.saved_sym_nodes,
+                               num_fwd_outputs=num_fwd_outputs,
+                               static_lifetime_input_indices=static_lifetime_input_indices)
     if report is not None:
         report(report_from_decision(decision, fw, bw, decide_s=t1 - t0,
                                     emit_s=time.perf_counter() - t1, options=options))
@@ -140,6 +151,19 @@ def _hooks(function: str, **hooks: Any) -> None:
         if hook is not None and not callable(hook):
             raise TypeError(f"{function}: {name} must be a callable or None, got "
                             f"{type(hook).__name__}")
+
+
+def _region(joint_module: Any, joint_inputs: Any, num_fwd_outputs: int,
+            static_lifetime_input_indices: Any, options: Options,
+            report: Any) -> regions.Region | None:
+    """The decision cache of AOTAutograd's per-region calls for invoke_subgraph
+    (``regions.py``), or None: another kind of call, a report asked for (it needs the whole
+    decision), or a torch setting that makes fusioncut fall back."""
+    if report is not None or not regions.is_region_call(joint_module, joint_inputs) \
+            or unsupported_config() is not None:
+        return None
+    return regions.Region(joint_module, num_fwd_outputs, static_lifetime_input_indices,
+                          options)
 
 
 def _options(function: str, options: Any) -> Options:

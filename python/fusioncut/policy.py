@@ -34,6 +34,7 @@ from dataclasses import dataclass
 import numpy as np
 from torch.utils.checkpoint import CheckpointPolicy
 
+from fusioncut import hops
 from fusioncut.graph import JointGraph, Role, Value
 from fusioncut.ops import RUNTIME_RECOMPUTABLE, OpKind, op_name
 from fusioncut.options import Options
@@ -52,6 +53,8 @@ class ReasonKind(enum.Enum):
     MATERIALIZED_IN_BACKWARD = "materialized in backward"
     ANNOTATION = "annotation"
     NOT_SAVEABLE = "not a tensor or SymInt"
+    HIGHER_ORDER = "higher-order op"
+    EFFECT_TOKEN = "effect token"
 
 
 @dataclass(frozen=True)
@@ -75,8 +78,9 @@ class Reason:
 
 
 _RECOMPUTE_TAGS = (CheckpointPolicy.MUST_RECOMPUTE, CheckpointPolicy.PREFER_RECOMPUTE)
-# Bans that keep the graph correct; no annotation lifts them.
-_HARD_KINDS = frozenset({OpKind.MUTATING, OpKind.EFFECTFUL})
+# Bans that keep the graph correct; no annotation lifts them. A collective recomputed in
+# the backward runs on this rank only if this rank's decision says so: a deadlock waiting.
+_HARD_KINDS = frozenset({OpKind.MUTATING, OpKind.EFFECTFUL, OpKind.COLLECTIVE})
 NEVER_BANNED = frozenset({OpKind.VIEW, OpKind.GETITEM, OpKind.SYMBOLIC,
                           OpKind.PLACEHOLDER, OpKind.GET_ATTR})
 """Op kinds no ban applies to: they cost nothing to recompute, or are inputs."""
@@ -210,6 +214,7 @@ def analyze(graph: JointGraph, options: Options) -> Policy:
 
     # Reasons are immutable: one shared instance per value kind.
     by_value = {int(v): Reason(ReasonKind.NOT_SAVEABLE, name) for v, name in _VALUE_NAMES.items()}
+    by_value[int(Value.TOKEN)] = _TOKEN_REASON
     unsaveable_idx = np.flatnonzero((value != Value.TENSOR) & (value != Value.SYMINT))
     for i, v in zip(unsaveable_idx.tolist(), value[unsaveable_idx].tolist()):
         unsaveable[i] = by_value[v]
@@ -239,7 +244,7 @@ def analyze(graph: JointGraph, options: Options) -> Policy:
     candidate |= (role == Role.UNCLAIMED) & (kind == OpKind.RANDOM)
     op_ban = np.zeros(len(OpKind), dtype=bool)
     op_ban[[OpKind.COMPUTE_INTENSIVE, OpKind.RANDOM, OpKind.COLLECTIVE, OpKind.MUTATING,
-            OpKind.EFFECTFUL, OpKind.OPAQUE]] = True
+            OpKind.EFFECTFUL, OpKind.OPAQUE, OpKind.HIGHER_ORDER]] = True
     if options.mode == "runtime":
         not_fusible = candidate & ~_mask_of(kind, RUNTIME_RECOMPUTABLE) & ~op_ban[kind]
     else:
@@ -256,6 +261,9 @@ def analyze(graph: JointGraph, options: Options) -> Policy:
         np.full(n, -1, dtype=np.int64)
     heuristic = candidate & (op_ban[kind] | not_fusible | small | (blocker >= 0))
     hard = candidate & _mask_of(kind, _HARD_KINDS)
+    hop_bans = _hop_bans(graph, candidate, tags, override)
+    for i, (_, is_hard) in hop_bans.items():
+        hard[i] |= is_hard
 
     # Where the reduction rule alone decides: no other ban and no annotation that decides
     # instead (a recompute tag that lifts bans, MUST_SAVE, or PREFER_SAVE, which bans anyway).
@@ -273,14 +281,14 @@ def analyze(graph: JointGraph, options: Options) -> Policy:
     for pos, i in enumerate(consider):
         tag = tags.get(i)
         if hard[pos]:
-            ban[i] = _op_reason(graph, i)
+            ban[i] = hop_bans[i][0] if i in hop_bans else _op_reason(graph, i)
             continue
         if tag in _RECOMPUTE_TAGS and override:
             continue
         if tag == CheckpointPolicy.MUST_SAVE:
             ban[i] = Reason(ReasonKind.ANNOTATION, annotations[i][1], group=tag.name)
             continue
-        reason = _op_reason(graph, i)
+        reason = hop_bans[i][0] if i in hop_bans else _op_reason(graph, i)
         if reason is None and not_fusible[pos]:
             reason = Reason(ReasonKind.NOT_FUSIBLE, graph.op_name(i))
         if reason is None and small[pos]:
@@ -317,7 +325,26 @@ _REASON_OF_KIND = {
     int(OpKind.MUTATING): ReasonKind.MUTATING,
     int(OpKind.EFFECTFUL): ReasonKind.EFFECTFUL,
     int(OpKind.OPAQUE): ReasonKind.OPAQUE,
+    int(OpKind.HIGHER_ORDER): ReasonKind.HIGHER_ORDER,
 }
+_TOKEN_REASON = Reason(ReasonKind.EFFECT_TOKEN, "never saved: AOTAutograd needs each token "
+                                                "chain whole inside one graph")
+
+
+def _hop_bans(graph: JointGraph, candidate: np.ndarray, tags: dict,
+              override: bool) -> dict[int, tuple[Reason, bool]]:
+    """``{node: (ban, hard)}`` for the higher-order ops among the ban candidates (see
+    ``hops``): effectful and mutating ones are banned hard; a pure one is banned unless a
+    recompute annotation lifts it and its bodies hold nothing unsafe to run twice."""
+    out: dict[int, tuple[Reason, bool]] = {}
+    value, nodes = graph.value, graph.nodes
+    for i in np.flatnonzero(candidate & (graph.kind == OpKind.HIGHER_ORDER)).tolist():
+        token_in = any(value[j] == Value.TOKEN for j in graph.inputs[i])
+        lift = override and tags.get(i) in _RECOMPUTE_TAGS
+        rule, detail, is_hard = hops.hop_ban(graph.gm, nodes[i], token_in, lift)
+        out[i] = (Reason(_REASON_OF_KIND[int(rule)], detail, group=op_name(nodes[i].target)),
+                  is_hard)
+    return out
 
 
 _op_reasons: dict[object, Reason | None] = {}

@@ -177,6 +177,23 @@ def build_modules(
     are bound by extra saved SymInts. ``static_lifetime_input_indices`` matters only to torch's
     activation quantization (handled by the reference path).
     """
+    fw_module, bw_module, _ = build_modules_and_schedule(
+        joint_module, saved_values, saved_sym_nodes, num_fwd_outputs=num_fwd_outputs,
+        static_lifetime_input_indices=static_lifetime_input_indices,
+    )
+    return fw_module, bw_module
+
+
+def build_modules_and_schedule(
+    joint_module: fx.GraphModule,
+    saved_values: Sequence[fx.Node],
+    saved_sym_nodes: Sequence[fx.Node],
+    *,
+    num_fwd_outputs: int,
+    static_lifetime_input_indices: Sequence[int] | None = None,
+) -> tuple[fx.GraphModule, fx.GraphModule, Schedule | None]:
+    """``build_modules`` plus the ``Schedule`` it emitted (None when torch's extraction, the
+    reference path, built the modules): ``emit.template`` replays it on identical graphs."""
     _check_saved(joint_module, saved_values, "saved_values")
     _check_saved(joint_module, saved_sym_nodes, "saved_sym_nodes")
     saved_values = list(dict.fromkeys(saved_values))
@@ -184,21 +201,22 @@ def build_modules(
     graph = joint_module.graph
     placeholders = list(graph.find_nodes(op="placeholder"))
     if _needs_reference_path(joint_module, saved_values, placeholders) is not None:
-        return _reference_or_error(
+        return (*_reference_or_error(
             joint_module, saved_values, saved_sym_nodes, num_fwd_outputs=num_fwd_outputs,
             static_lifetime_input_indices=static_lifetime_input_indices,
-        )
+        ), None)
     try:
         with gc_paused():
-            fw_module, bw_module, n_sym, rng_twice = _build_fast(
-                joint_module, saved_values, saved_sym_nodes, num_fwd_outputs
-            )
+            sched = schedule(joint_module, saved_values, saved_sym_nodes, num_fwd_outputs)
+            fw_module, bw_module = emit_schedule(joint_module, sched)
     except NeedsReference:
-        return _reference_or_error(
+        return (*_reference_or_error(
             joint_module, saved_values, saved_sym_nodes, num_fwd_outputs=num_fwd_outputs,
             static_lifetime_input_indices=static_lifetime_input_indices,
-        )
-    return _postprocess(joint_module, fw_module, bw_module, n_sym, rng_twice)
+        ), None)
+    fw_module, bw_module = postprocess(joint_module, fw_module, bw_module,
+                                       len(sched.saved_sym_nodes), sched.rng_twice)
+    return fw_module, bw_module, sched
 
 
 def _reference_or_error(joint_module, saved_values, saved_sym_nodes, **kwargs):
@@ -295,16 +313,15 @@ def schedule(joint_module: fx.GraphModule, saved_values: Sequence[fx.Node],
                     rng_twice=rng_twice)
 
 
-def _build_fast(joint_module, saved_values, saved_sym_nodes, num_fwd_outputs):
-    sched = schedule(joint_module, saved_values, saved_sym_nodes, num_fwd_outputs)
+def emit_schedule(joint_module: fx.GraphModule, sched: Schedule
+                  ) -> tuple[fx.GraphModule, fx.GraphModule]:
+    """The forward and backward modules of a schedule, before ``postprocess``."""
     nodes, index = sched.nodes, sched.index
     fw_graph = emit_graph(nodes, index, sched.fw_inputs, sched.fw_order, sched.fw_outputs,
                           sched.fw_descs, backward=False)
     bw_graph = emit_graph(nodes, index, sched.bw_inputs, sched.bw_order, sched.bw_outputs,
                           sched.bw_descs, backward=True)
-    fw_module = make_module(joint_module, fw_graph)
-    bw_module = make_module(joint_module, bw_graph)
-    return fw_module, bw_module, len(sched.saved_sym_nodes), sched.rng_twice
+    return make_module(joint_module, fw_graph), make_module(joint_module, bw_graph)
 
 
 def _rng_nodes(gm: fx.GraphModule) -> dict[str, fx.Node]:
@@ -313,7 +330,7 @@ def _rng_nodes(gm: fx.GraphModule) -> dict[str, fx.Node]:
     }
 
 
-def _postprocess(joint_module, fw_module, bw_module, num_sym_nodes, rng_twice):
+def postprocess(joint_module, fw_module, bw_module, num_sym_nodes, rng_twice):
     """RNG functionalization of recomputed random ops and graph-safe RNG through HOPs.
 
     ``rng_twice``: the joint graph's random ops that both output graphs compute.
