@@ -120,7 +120,7 @@ def describe(node: fx.Node) -> str:
     name = op_name(node.target)
     short = hop_name(node.target)
     args = node.args
-    if short in ("with_effects",) and len(args) > 1:
+    if short == "with_effects" and len(args) > 1:
         return f"{name}({op_name(args[1])})"
     if short.startswith("auto_functionalized") and args:
         return f"{name}({op_name(args[0])})"
@@ -132,7 +132,8 @@ def describe(node: fx.Node) -> str:
 
 
 def subgraphs(gm: fx.GraphModule, node: fx.Node) -> list[fx.GraphModule]:
-    """The GraphModules a HOP node calls (its ``get_attr`` arguments, nested ones included)."""
+    """The GraphModules a HOP node calls: its ``get_attr`` arguments, also those inside
+    tuples (flex_attention's mask graph sits in its block-mask tuple)."""
     out = []
     for arg in node.all_input_nodes:
         if arg.op == "get_attr":
