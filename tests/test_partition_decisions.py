@@ -174,10 +174,11 @@ def test_partition_rejects_options_of_the_wrong_type():
         run(lambda x: x.sin(), x, partition_fn=part)
 
 
-def test_partition_memory_budget_config_falls_back_with_warning():
+def test_partition_memory_budget_config_is_honoured_without_fallback():
     x = torch.randn(8, requires_grad=True)
     with _torch_compat.functorch_config().patch(activation_memory_budget=0.5):
-        with pytest.warns(fusioncut.FallbackWarning, match="activation_memory_budget"):
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", fusioncut.FallbackWarning)
             run(lambda x: x.sin().cos(), x)
 
 
@@ -238,15 +239,30 @@ def test_partition_dynamic_shapes_pass_symints_and_match_eager():
     assert any(isinstance(o.meta.get("val"), torch.SymInt) for o in outs)
 
 
-def test_partition_memory_budget_annotation_falls_back_naming_the_node():
-    def fallback_on_budget(joint, inputs, **kwargs):
+def test_partition_memory_budget_annotation_is_honoured_and_conflicts_fall_back():
+    seen = {}
+
+    def one_budget(joint, inputs, **kwargs):
         add = next(n for n in joint.graph.nodes if n.op == "call_function")
         add.meta["memory_budget"] = 0.5
+        return fusioncut.partition(joint, inputs, report=lambda r: seen.setdefault("r", r),
+                                   **kwargs)
+
+    x = torch.randn(8, requires_grad=True)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", fusioncut.FallbackWarning)
+        run(lambda x: x.sin().cos(), x, partition_fn=one_budget)
+    assert seen["r"].decision.budget.target == "memory_budget = 0.5"
+
+    def two_budgets(joint, inputs, **kwargs):
+        calls = [n for n in joint.graph.nodes if n.op == "call_function"]
+        calls[0].meta["memory_budget"] = 0.5
+        calls[1].meta["memory_budget"] = 0.25
         return fusioncut.partition(joint, inputs, **kwargs)
 
     x = torch.randn(8, requires_grad=True)
-    with pytest.warns(fusioncut.FallbackWarning, match="memory budget annotation"):
-        run(lambda x: x.sin().cos(), x, partition_fn=fallback_on_budget)
+    with pytest.warns(fusioncut.FallbackWarning, match="conflicting activation memory budget"):
+        run(lambda x: x.sin().cos(), x, partition_fn=two_budgets)
 
 
 def test_partition_higher_order_op_is_an_unsupported_construct():

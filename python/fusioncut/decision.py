@@ -21,6 +21,7 @@ graph is not edited: ``JointGraph`` marks nodes that reach no output and have no
 
 from __future__ import annotations
 
+import dataclasses
 import enum
 from dataclasses import dataclass
 from typing import Any
@@ -29,13 +30,16 @@ import numpy as np
 import torch.fx as fx
 
 from fusioncut._solver import INF, UnboundedCutError, min_node_cut
+from fusioncut.budget import BudgetChoice, Frontier, budget_network, choose, frontier
 from fusioncut.cost import CostModel, cost_model
 from fusioncut.graph import JointGraph, Role, Value
-from fusioncut.network import FlowNetwork, flow_network
+from fusioncut.network import FlowNetwork, flow_network, priced_network
 from fusioncut.options import Options
 from fusioncut.policy import Policy, ReasonKind, analyze
+from fusioncut.recompute import recompute_model
 
-__all__ = ["Constraint", "Decision", "PartitionError", "PathReason", "decide", "decide_graph"]
+__all__ = ["BudgetChoice", "Constraint", "Decision", "PartitionError", "PathReason", "decide",
+           "decide_graph", "pareto"]
 
 
 class Constraint(enum.Enum):
@@ -86,6 +90,8 @@ class Decision:
     cut_value: int
     dropped_preferences: list[int]  # nodes whose PREFER_* constraint made every cut infinite
     static_inputs: np.ndarray  # bool (n,): static-lifetime inputs
+    budget: BudgetChoice | None = None  # the memory target's plan, when one was set
+    runtime_saved: np.ndarray | None = None  # the runtime plan, when a budget replaced it
 
     @property
     def source_in(self) -> np.ndarray:
@@ -157,12 +163,21 @@ def decide_graph(graph: JointGraph, static_lifetime_input_indices, options: Opti
     costs = cost_model(graph, policy, options, static_input_nodes=static)
     w = costs.weights(graph.nbytes)
     net = flow_network(graph, policy)
+    model = recompute_model(graph, options.device) if options.device is not None else None
+    byte_eq = model.byte_equivalents(graph) if model is not None else None
     dropped: list[int] = []
     while True:
         try:
-            cut = min_node_cut(w, net.src, net.dst, source_in=net.source_in,
-                               sink_in=net.sink_in, sink_out=net.sink_out,
-                               algorithm=options.algorithm)
+            if byte_eq is None:
+                cut = min_node_cut(w, net.src, net.dst, source_in=net.source_in,
+                                   sink_in=net.sink_in, sink_out=net.sink_out,
+                                   algorithm=options.algorithm)
+            else:
+                priced, _, prices = priced_network(graph, net, model.costly, byte_eq,
+                                                   costs.scale)
+                cut = min_node_cut(np.concatenate([w, prices]), priced.src, priced.dst,
+                                   source_in=priced.source_in, sink_in=priced.sink_in,
+                                   sink_out=priced.sink_out, algorithm=options.algorithm)
             break
         except UnboundedCutError as e:
             path = [int(p) for p in e.path]
@@ -176,9 +191,55 @@ def decide_graph(graph: JointGraph, static_lifetime_input_indices, options: Opti
                     net.sink_in[i] = False
                 dropped.append(i)
     saved = np.asarray(cut.cut_nodes, dtype=np.int64)
-    return Decision(graph=graph, policy=policy, costs=costs, weights=w, network=net,
-                    saved=saved, cut_value=int(cut.value), dropped_preferences=dropped,
-                    static_inputs=static)
+    saved = saved[saved < graph.num_nodes]
+    decision = Decision(graph=graph, policy=policy, costs=costs, weights=w, network=net,
+                        saved=saved, cut_value=int(cut.value), dropped_preferences=dropped,
+                        static_inputs=static)
+    if options.budgeted:
+        _apply_budget(decision, options)
+    return decision
+
+
+def pareto(joint_module: fx.GraphModule, joint_inputs: Any = None, *, num_fwd_outputs: int,
+           static_lifetime_input_indices: list[int] | None = None,
+           options: Options | None = None, **_ignored: Any) -> Frontier:
+    """The frontier between recomputation and activation memory of ``joint_module``: the
+    runtime plan, then plans that save fewer bytes and peak no higher, down to the least
+    memory (``Frontier.points``; budget.py). Recomputation is priced on ``options.device``
+    (the "h100" preset when None). A memory target in ``options`` is ignored: every plan is
+    returned. Rejects what ``decide`` rejects."""
+    if options is None:
+        options = Options()
+    if not isinstance(options, Options):
+        raise TypeError(f"pareto: options must be a fusioncut.Options, got "
+                        f"{type(options).__name__}")
+    runtime = dataclasses.replace(options, memory_budget=None, memory_budget_bytes=None,
+                                  peak_memory_bytes=None)
+    graph = JointGraph.from_fx(joint_module, num_fwd_outputs, options.unbacked_size_hint,
+                               function="pareto",
+                               static_lifetime_input_indices=static_lifetime_input_indices)
+    return frontier_of(decide_graph(graph, static_lifetime_input_indices, runtime), options)
+
+
+def frontier_of(decision: Decision, options: Options) -> Frontier:
+    """The budget frontier from a runtime decision, priced on ``options.budget_device``."""
+    graph = decision.graph
+    device = options.budget_device
+    bnet = budget_network(graph, decision.policy, decision.costs, decision.network,
+                          recompute_model(graph, device))
+    return frontier(graph, decision.saved, bnet, decision.costs, decision.static_inputs,
+                    device)
+
+
+def _apply_budget(decision: Decision, options: Options) -> None:
+    """Replace the runtime plan by the frontier's plan for the memory target."""
+    choice = choose(frontier_of(decision, options), memory_budget=options.memory_budget,
+                    memory_budget_bytes=options.memory_budget_bytes,
+                    peak_memory_bytes=options.peak_memory_bytes, stacklevel=5)
+    decision.runtime_saved = decision.saved
+    decision.saved = choice.point.saved
+    decision.cut_value = int(decision.weights[choice.point.saved].sum())
+    decision.budget = choice
 
 
 def _soft_constraints_on(path, graph, policy, net) -> list[int]:

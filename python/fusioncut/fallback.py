@@ -51,9 +51,6 @@ def unsupported_config() -> str | None:
     if _torch_compat.activation_quantization_enabled():
         return "activation quantization (post_grad_fusion_options)"
     config = _torch_compat.functorch_config()
-    budget = getattr(config, "activation_memory_budget", 1.0)
-    if budget != 1.0:
-        return f"torch._functorch.config.activation_memory_budget = {budget}"
     if getattr(config, "_sync_decision_cross_ranks", False):
         return "torch._functorch.config._sync_decision_cross_ranks = True"
     return None

@@ -131,6 +131,8 @@ class JointGraph:
     """The first construct fusioncut does not partition itself (see ``unsupported_construct``)."""
     annotated: list[int] = field(default_factory=list)
     """Nodes with a ``meta["recompute"]`` annotation, ascending."""
+    memory_budget: float | None = None
+    """The activation memory budget the graph's nodes are annotated with, if any."""
 
     @property
     def num_nodes(self) -> int:
@@ -143,6 +145,16 @@ class JointGraph:
 
     def users(self, i: int) -> np.ndarray:
         return self.edge_dst[self.user_ptr[i]:self.user_ptr[i + 1]]
+
+    def user_lists(self) -> list[list[int]]:
+        """``users(i)`` for every node as Python lists (for per-node walks), built once."""
+        cached = self.__dict__.get("_user_lists")
+        if cached is None:
+            dst = self.edge_dst.tolist()
+            ptr = self.user_ptr.tolist()
+            cached = [dst[ptr[i]:ptr[i + 1]] for i in range(self.num_nodes)]
+            self.__dict__["_user_lists"] = cached
+        return cached
 
     def effective_kind(self) -> np.ndarray:
         """``kind`` with each getitem replaced by its producer's kind: ``native_dropout``'s
@@ -202,6 +214,7 @@ class JointGraph:
         unsupported: str | None = None
         annotated: list[int] = []
         partitioner_tags: dict[int, object] = {}
+        budgets: dict[float, str] = {}
         for i, node in enumerate(nodes):
             op = node.op
             target = node.target
@@ -239,8 +252,10 @@ class JointGraph:
                     unsupported = f"opaque value of type {type(val).__name__} on node {node.name}"
             elif op != "get_attr" and unsupported is None:
                 unsupported = f"node {node.name} without meta['val'] ({op_name(target)})"
-            if ("memory_budget" in meta or "custom" in meta) and unsupported is None:
-                unsupported = _memory_budget(node)
+            if "memory_budget" in meta or "custom" in meta:
+                b = memory_budget_annotation(node)
+                if b is not None:
+                    budgets.setdefault(b, node.name)
             if "recompute" in meta:
                 annotated.append(i)
             if "partitioner_tag" in meta:
@@ -262,6 +277,9 @@ class JointGraph:
                 src += ins
                 dst += [i] * len(ins)
 
+        memory_budget, conflict = _budget_of(budgets)
+        if unsupported is None:
+            unsupported = conflict
         fwd_output = np.zeros(n, dtype=bool)
         bwd_output = np.zeros(n, dtype=bool)
         if output_node is not None:
@@ -296,7 +314,7 @@ class JointGraph:
             first_input=np.asarray(first_input, dtype=np.int64), fwd_output=fwd_output,
             bwd_output=bwd_output, edge_src=edge_src, edge_dst=edge_dst, user_ptr=user_ptr,
             inputs=inputs, num_fwd_outputs=num_fwd_outputs, unsupported=unsupported,
-            annotated=annotated,
+            annotated=annotated, memory_budget=memory_budget,
         )
 
 
@@ -322,27 +340,31 @@ _ABSENT = _Absent()
 _ABSENT_TYPE = _Absent
 
 
-def _memory_budget(node: fx.Node) -> str | None:
-    """torch's legacy ``meta["memory_budget"]`` or ``region_activation_memory_budget``'s key
-    in ``meta["custom"]``: a budget fusioncut does not model."""
-    if "memory_budget" in node.meta:
-        return f"an activation memory budget annotation (node {node.name})"
-    custom = node.meta.get("custom")
-    if isinstance(custom, dict) and any("memory_budget" in str(k) for k in custom):
-        return f"an activation memory budget annotation (node {node.name})"
+def memory_budget_annotation(node: fx.Node) -> float | None:
+    """The activation memory budget a node is annotated with: torch's legacy
+    ``meta["memory_budget"]`` or ``torch.autograd.graph.region_activation_memory_budget``'s
+    key in ``meta["custom"]``; None when it has none."""
+    value = node.meta.get("memory_budget")
+    if value is None:
+        custom = node.meta.get("custom")
+        if isinstance(custom, dict):
+            for key, v in custom.items():
+                if "memory_budget" in str(key):
+                    value = v
+                    break
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return float(value)
     return None
 
 
-def _numel_array(numel: list[int], nodes: list[fx.Node], function: str) -> np.ndarray:
-    """int64 element counts; a count int64 cannot hold (a tuple of huge meta tensors, an absurd
-    size hint) is a ValueError naming the node, not an OverflowError from numpy."""
-    try:
-        return np.asarray(numel, dtype=np.int64)
-    except OverflowError:
-        i = next(k for k, x in enumerate(numel) if not -2**63 <= x < 2**63)
-        raise ValueError(f"{function}: node {nodes[i].name!r} holds about "
-                         f"2**{abs(numel[i]).bit_length() - 1} elements; element counts must "
-                         f"be below 2**63") from None
+def _budget_of(budgets: dict[float, str]) -> tuple[float | None, str | None]:
+    """The graph's one annotated budget, or the conflict that makes fusioncut fall back (as
+    torch, one joint graph has one budget)."""
+    if len(budgets) > 1:
+        (a, na), (b, nb) = sorted(budgets.items())[:2]
+        return None, (f"conflicting activation memory budget annotations ({a:g} on node "
+                      f"{na}, {b:g} on node {nb})")
+    return (next(iter(budgets)) if budgets else None), None
 
 
 def _mark_tokens(gm, node, i, k, ins, value, inputs, function) -> None:
@@ -362,6 +384,18 @@ def _mark_tokens(gm, node, i, k, ins, value, inputs, function) -> None:
         if hops.is_effectful(node.all_input_nodes[0].target,
                              any(value[j] == _TOKEN for j in inputs[producer])):
             value[i] = _TOKEN
+
+
+def _numel_array(numel: list[int], nodes: list[fx.Node], function: str) -> np.ndarray:
+    """int64 element counts; a count int64 cannot hold (a tuple of huge meta tensors, an absurd
+    size hint) is a ValueError naming the node, not an OverflowError from numpy."""
+    try:
+        return np.asarray(numel, dtype=np.int64)
+    except OverflowError:
+        i = next(k for k, x in enumerate(numel) if not -2**63 <= x < 2**63)
+        raise ValueError(f"{function}: node {nodes[i].name!r} holds about "
+                         f"2**{abs(numel[i]).bit_length() - 1} elements; element counts must "
+                         f"be below 2**63") from None
 
 
 def _kind_mask(kind: np.ndarray, kinds: frozenset) -> np.ndarray:
@@ -441,10 +475,11 @@ def unsupported_construct(gm: fx.GraphModule) -> str | None:
 
     Higher-order ops other than those ``hops.KNOWN_HOPS`` models (their effects are unknown),
     opaque values (script objects, BackwardState), call_module nodes, nodes without
-    ``meta["val"]`` and
-    activation-memory-budget annotations. ``JointGraph.from_fx`` finds the same in its own
-    pass (``JointGraph.unsupported``).
+    ``meta["val"]`` and conflicting activation-memory-budget annotations (one joint graph has
+    one budget). ``JointGraph.from_fx`` finds the same in its own pass
+    (``JointGraph.unsupported``).
     """
+    budgets: dict[float, str] = {}
     for node in gm.graph.nodes:
         op = node.op
         if op == "output":
@@ -462,7 +497,7 @@ def unsupported_construct(gm: fx.GraphModule) -> str | None:
         val = node.meta["val"]
         if _value_kind(val) == Value.OPAQUE:
             return f"opaque value of type {type(val).__name__} on node {node.name}"
-        budget = _memory_budget(node)
-        if budget is not None:
-            return budget
-    return None
+        b = memory_budget_annotation(node)
+        if b is not None:
+            budgets.setdefault(b, node.name)
+    return _budget_of(budgets)[1]

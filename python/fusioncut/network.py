@@ -23,6 +23,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from fusioncut._solver import INF
 from fusioncut.graph import JointGraph, Role
 from fusioncut.policy import Policy
 
@@ -119,6 +120,25 @@ def add_switches(net: FlowNetwork, nodes: np.ndarray) -> FlowNetwork:
         sink_in=np.concatenate([net.sink_in, none]),
         sink_out=np.concatenate([net.sink_out, none]),
     )
+
+
+def priced_network(graph: JointGraph, net: FlowNetwork, costly: np.ndarray,
+                   byte_eq: np.ndarray, scale: int) -> tuple[FlowNetwork, np.ndarray, np.ndarray]:
+    """``net`` with a price on recomputing each ``costly`` forward node ``net`` lets the
+    backward recompute: ``(network, priced nodes, prices)``. ``byte_eq[v]``: recomputing ``v``
+    in byte-equivalents (``RecomputeModel.byte_equivalents``); a price is that times ``scale``
+    (the cost model's K), on a switch node (``add_switches``) whose weight is cut exactly when
+    ``v`` is recomputed."""
+    priced = np.flatnonzero((graph.role == Role.FORWARD) & ~net.source_in & ~net.sink_in
+                            & costly)
+    return add_switches(net, priced), priced, prices_of(byte_eq[priced], scale)
+
+
+def prices_of(byte_eq: np.ndarray, scale: int) -> np.ndarray:
+    """int64 switch weights for recompute costs in byte-equivalents: ``byte_eq * scale``,
+    saturated at INF / 4 (a recomputation then as good as forbidden, never a cut of INF)."""
+    cap = (INF // 4) // max(scale, 1)
+    return (np.minimum(byte_eq, cap) * scale).astype(np.int64)
 
 
 def recomputed(contracted: ContractedNetwork, saved: np.ndarray) -> np.ndarray:

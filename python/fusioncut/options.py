@@ -21,7 +21,11 @@ import math
 import sys
 from dataclasses import dataclass
 
+from fusioncut.device import PRESETS, Device, resolve_device
+
 MODES = ("runtime", "memory")
+DEFAULT_BUDGET_DEVICE = "h100"
+"""Budgets need a price for recomputation; without ``Options.device`` they use this preset."""
 ALGORITHMS = ("auto", "push_relabel", "boykov_kolmogorov")
 
 # Bounds that keep every weight computation far inside int64 (the solver's INF is 2**62):
@@ -89,6 +93,29 @@ class Options:
     """Max-flow algorithm passed to ``fusioncut.min_node_cut``: ``"auto"``,
     ``"push_relabel"`` or ``"boykov_kolmogorov"``. Every algorithm returns the same cut."""
 
+    device: Device | str | None = None
+    """Decide for a device's costs in seconds (``fusioncut.Device``, a preset name such as
+    ``"h100"`` or ``"cpu"``, or the path of a profile written by ``python -m fusioncut
+    calibrate``): recomputing a node then costs its time (``recompute.py``), charged against
+    the bytes saving moves. ``None`` (default): the byte model alone, recomputation of what
+    the mode allows is free. Stored as the resolved ``Device``."""
+
+    memory_budget: float | None = None
+    """Activation memory budget with PyTorch's meaning: 0 the least activation memory, 1 the
+    runtime plan, in between the plan that recomputes least among those saving at most
+    ``least + b * (runtime - least)`` bytes (budget.py). Under a budget, compute-intensive,
+    non-fusible and reduction ops become recomputable at their cost on ``device`` (the
+    ``"h100"`` preset when ``device`` is None); random, collective, mutating, effectful and
+    opaque ops never do. ``None``: ``torch._functorch.config.activation_memory_budget`` when
+    fusioncut is the partitioner, else no budget. Range: ``[0, 1]``."""
+
+    memory_budget_bytes: int | None = None
+    """The same budget as an absolute number of saved activation bytes. Range: ``>= 0``."""
+
+    peak_memory_bytes: int | None = None
+    """A budget on the estimated peak memory of the step (peak.py): the plan that recomputes
+    least among those whose estimated peak fits. Range: ``>= 0``."""
+
     def __post_init__(self) -> None:
         def bad(name: str, value: object, valid: str) -> ValueError:
             shown = (f"an int of {value.bit_length()} bits" if isinstance(value, int)
@@ -117,6 +144,31 @@ class Options:
                       "True or False")
         if not isinstance(self.algorithm, str) or self.algorithm not in ALGORITHMS:
             raise bad("algorithm", self.algorithm, "one of " + ", ".join(map(repr, ALGORITHMS)))
+        object.__setattr__(self, "device", resolve_device(self.device, "Options"))
+        b = self.memory_budget
+        if b is not None and (isinstance(b, bool) or not isinstance(b, (int, float))
+                              or not 0.0 <= b <= 1.0):
+            raise bad("memory_budget", b, "a number in [0, 1] or None")
+        for name in ("memory_budget_bytes", "peak_memory_bytes"):
+            value = getattr(self, name)
+            if value is not None:
+                _check_int(bad, name, value, 0, None)
+        chosen = [name for name in ("memory_budget", "memory_budget_bytes", "peak_memory_bytes")
+                  if getattr(self, name) is not None]
+        if len(chosen) > 1:
+            raise ValueError(f"Options: {chosen[0]} and {chosen[1]} are both set; give at most "
+                             f"one memory target")
+
+    @property
+    def budgeted(self) -> bool:
+        """Whether a memory target is set (a budget below 1, bytes or a peak)."""
+        return ((self.memory_budget is not None and self.memory_budget < 1.0)
+                or self.memory_budget_bytes is not None or self.peak_memory_bytes is not None)
+
+    @property
+    def budget_device(self) -> Device:
+        """The device budgets price recomputation on: ``device``, else the "h100" preset."""
+        return self.device if self.device is not None else PRESETS[DEFAULT_BUDGET_DEVICE]
 
     @property
     def bans_materialized_in_backward(self) -> bool:

@@ -12,6 +12,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections.abc import Mapping, Sequence
 from typing import Any, Callable
@@ -19,7 +20,7 @@ from typing import Any, Callable
 import torch
 import torch.fx as fx
 
-from fusioncut import regions
+from fusioncut import _torch_compat, regions
 from fusioncut._log import log_decision, logger
 from fusioncut.decision import Decision, PartitionError, decide, decide_graph
 from fusioncut.dynamic import RangeReport, SizeError, check_optimal_over_ranges, plan
@@ -85,6 +86,7 @@ def partition(joint_module: fx.GraphModule, _joint_inputs: Any, compiler: str = 
                                   num_fwd_outputs=num_fwd_outputs,
                                   static_lifetime_input_indices=static_lifetime_input_indices,
                                   compiler=compiler, stacklevel=3)
+    options = with_torch_budget(options, graph.memory_budget)
     t0 = time.perf_counter()
     decision = decide_graph(graph, static_lifetime_input_indices, options)
     t1 = time.perf_counter()
@@ -146,11 +148,25 @@ def partition_for_sizes(joint_module: fx.GraphModule, joint_inputs: Any,
     return p.partition(chosen)
 
 
-def _hooks(function: str, **hooks: Any) -> None:
-    for name, hook in hooks.items():
-        if hook is not None and not callable(hook):
-            raise TypeError(f"{function}: {name} must be a callable or None, got "
-                            f"{type(hook).__name__}")
+def with_torch_budget(options: Options, annotated: float | None = None) -> Options:
+    """``options`` with the memory budget PyTorch asks for when none is set: the graph's
+    region annotation (``torch.autograd.graph.region_activation_memory_budget``), else
+    ``torch._functorch.config.activation_memory_budget``. A budget in ``options`` wins."""
+    if options.budgeted or options.memory_budget is not None:
+        return options
+    source, budget = "region annotation", annotated
+    if budget is None:
+        source = "torch._functorch.config.activation_memory_budget"
+        budget = getattr(_torch_compat.functorch_config(), "activation_memory_budget", 1.0)
+    if budget is None or budget == 1.0:
+        return options
+    try:
+        chosen = dataclasses.replace(options, memory_budget=float(budget))
+    except (TypeError, ValueError) as e:
+        raise ValueError(f"partition: {source} = {budget!r} is not a memory budget in [0, 1]"
+                         ) from e
+    logger.info("memory budget %g from %s", budget, source)
+    return chosen
 
 
 def _region(joint_module: Any, joint_inputs: Any, num_fwd_outputs: int,
@@ -164,6 +180,13 @@ def _region(joint_module: Any, joint_inputs: Any, num_fwd_outputs: int,
         return None
     return regions.Region(joint_module, num_fwd_outputs, static_lifetime_input_indices,
                           options)
+
+
+def _hooks(function: str, **hooks: Any) -> None:
+    for name, hook in hooks.items():
+        if hook is not None and not callable(hook):
+            raise TypeError(f"{function}: {name} must be a callable or None, got "
+                            f"{type(hook).__name__}")
 
 
 def _options(function: str, options: Any) -> Options:

@@ -6,8 +6,9 @@ not depend on a tangent (a recomputed forward value, or a value only the backwar
 right before the first backward node that needs it (ties in graph order). Walking it::
 
     forward    each new storage is allocated by the node that produces it (a view or an alias
-               allocates nothing: it shares its base's storage) and freed after its last
-               forward use, unless it is saved or a forward output
+               allocates nothing: it shares its base's storage; a value every consumer fuses
+               with stays in registers, as under Inductor: ``cost.materialized``) and freed
+               after its last forward use, unless it is saved or a forward output
     backward   starts with the saved storages and the tangents; each value computed in the
                backward is allocated when produced and freed after its last backward use;
                gradients (backward outputs) and forward outputs are kept to the end
@@ -28,6 +29,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from fusioncut.cost import materialized
 from fusioncut.graph import JointGraph, Role, Value
 from fusioncut.network import BACKWARD_ROLES
 
@@ -105,7 +107,15 @@ def estimate_peak(graph: JointGraph, saved: np.ndarray, numel: np.ndarray | None
     size = (graph.numel if numel is None else numel) * graph.itemsize
     base = graph.base
     idx = np.arange(n)
-    allocates = (graph.value == Value.TENSOR) & (base == idx) & (graph.role > Role.CONSTANT)
+    tensor = (graph.value == Value.TENSOR) & (base == idx) & (graph.role > Role.CONSTANT)
+    # A fusing compiler writes only what some consumer cannot fuse, what is saved, and the
+    # outputs; a chain of pointwise ops stays in registers. In the backward a value read by
+    # more than one op is written too (Inductor realizes a buffer several kernels read rather
+    # than recompute it in each).
+    written = _written(graph)
+    written[base[saved]] = True
+    allocates = tensor & written
+    fan_out = np.diff(graph.user_ptr) > 1
     src, dst = graph.edge_src, graph.edge_dst
 
     # Forward: time = graph index.
@@ -132,7 +142,7 @@ def estimate_peak(graph: JointGraph, saved: np.ndarray, numel: np.ndarray | None
     keep_to_end[base[graph.bwd_output]] = True
     keep_to_end[base[graph.fwd_output]] = True
     start = between & ((last_bw >= 0) | keep_to_end)
-    bw_alloc = bw & allocates & ~start
+    bw_alloc = bw & tensor & (written | fan_out) & ~start
     alloc_t = np.concatenate([np.full(int(start.sum()), -1), time[bw_alloc]])
     alloc_s = np.concatenate([size[start], size[bw_alloc]])
     free_mask = (start | bw_alloc) & ~keep_to_end
@@ -140,6 +150,16 @@ def estimate_peak(graph: JointGraph, saved: np.ndarray, numel: np.ndarray | None
     bw_peak, _ = _peak(alloc_t, alloc_s, free_t, free_s)
     return PeakEstimate(forward_peak=int(fw_peak), backward_peak=int(bw_peak),
                         kept_bytes=int(size[between].sum()))
+
+
+def _written(graph: JointGraph) -> np.ndarray:
+    """bool (n,): storages a fusing compiler writes to memory (``cost.materialized``, the
+    outputs included), computed once per graph."""
+    cached = graph.__dict__.get("_written")
+    if cached is None:
+        cached = materialized(graph) | graph.bwd_output | graph.fwd_output
+        graph.__dict__["_written"] = cached
+    return cached.copy()
 
 
 def _frees(last_use: np.ndarray, mask: np.ndarray, birth: np.ndarray, size: np.ndarray):

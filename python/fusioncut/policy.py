@@ -55,6 +55,14 @@ class ReasonKind(enum.Enum):
     NOT_SAVEABLE = "not a tensor or SymInt"
     HIGHER_ORDER = "higher-order op"
     EFFECT_TOKEN = "effect token"
+    MUTATED_INPUT = "reads a mutated input"
+
+
+BUDGET_LIFTS = frozenset({ReasonKind.COMPUTE_INTENSIVE, ReasonKind.NOT_FUSIBLE,
+                          ReasonKind.REDUCTION, ReasonKind.MATERIALIZED_IN_BACKWARD})
+"""Bans a memory budget turns into prices (recomputing costs time, nothing more); every other
+ban (inputs, random, collective, mutating, effectful, opaque ops, annotations) stands under
+any budget."""
 
 
 @dataclass(frozen=True)
@@ -257,13 +265,15 @@ def analyze(graph: JointGraph, options: Options) -> Policy:
     else:
         total_in = None
         small = np.zeros(n, dtype=bool)
-    blocker = _backward_blockers(graph) if options.bans_materialized_in_backward else \
+    blocker = backward_blockers(graph) if options.bans_materialized_in_backward else \
         np.full(n, -1, dtype=np.int64)
     heuristic = candidate & (op_ban[kind] | not_fusible | small | (blocker >= 0))
     hard = candidate & _mask_of(kind, _HARD_KINDS)
     hop_bans = _hop_bans(graph, candidate, tags, override)
     for i, (_, is_hard) in hop_bans.items():
         hard[i] |= is_hard
+    reads_mutated = _reads_mutated_input(graph) & candidate
+    hard |= reads_mutated
 
     # Where the reduction rule alone decides: no other ban and no annotation that decides
     # instead (a recompute tag that lifts bans, MUST_SAVE, or PREFER_SAVE, which bans anyway).
@@ -282,6 +292,8 @@ def analyze(graph: JointGraph, options: Options) -> Policy:
         tag = tags.get(i)
         if hard[pos]:
             ban[i] = hop_bans[i][0] if i in hop_bans else _op_reason(graph, i)
+            if ban[i] is None:
+                ban[i] = _mutated_reason(graph, i)
             continue
         if tag in _RECOMPUTE_TAGS and override:
             continue
@@ -331,6 +343,50 @@ _TOKEN_REASON = Reason(ReasonKind.EFFECT_TOKEN, "never saved: AOTAutograd needs 
                                                 "chain whole inside one graph")
 
 
+def mutated_inputs(graph: JointGraph) -> np.ndarray:
+    """bool (n,): graph inputs the step mutates: AOTAutograd returns their new values as
+    forward outputs described by ``InputMutationAOTOutput`` (torch >= 2.9 records output
+    descriptors), or writes them with ``copy_`` at the end of the joint graph. A node that
+    reads one, recomputed in the backward, would read the value after the mutation."""
+    n = graph.num_nodes
+    out = np.zeros(n, dtype=bool)
+    for i in np.flatnonzero(graph.kind == OpKind.MUTATING).tolist():
+        j = graph.first_input[i]
+        if j >= 0 and graph.role[graph.base[j]] <= Role.CONSTANT:
+            out[graph.base[j]] = True
+    output = graph.gm.graph.find_nodes(op="output")
+    descs = output[0].meta.get("desc") if output else None
+    if isinstance(descs, (list, tuple)):
+        wanted = [d.mutated_input for d in descs if hasattr(d, "mutated_input")]
+        if wanted:
+            for i in np.flatnonzero(graph.role == Role.PRIMAL).tolist():
+                if graph.nodes[i].meta.get("desc") in wanted:
+                    out[i] = True
+    return out
+
+
+def _reads_mutated_input(graph: JointGraph) -> np.ndarray:
+    """bool (n,): non-mutating nodes reading (through views) an input the graph mutates.
+    Recomputed in the backward they would read the value after the mutation."""
+    mutated = mutated_inputs(graph)
+    if not mutated.any():
+        return mutated
+    src, dst = graph.edge_src, graph.edge_dst
+    hit = mutated[graph.base[src]] & (graph.kind[dst] != OpKind.MUTATING)
+    out = np.zeros(graph.num_nodes, dtype=bool)
+    out[dst[hit]] = True
+    out &= ~np.isin(graph.kind, (OpKind.VIEW, OpKind.GETITEM))
+    return out
+
+
+def _mutated_reason(graph: JointGraph, i: int) -> Reason:
+    mutated = mutated_inputs(graph)
+    names = [graph.nodes[j].name for j in graph.inputs[i] if mutated[graph.base[j]]]
+    return Reason(ReasonKind.MUTATED_INPUT, f"{graph.op_name(i)} reads "
+                  f"{', '.join(names) or 'a mutated input'}, which the graph mutates",
+                  group=graph.op_name(i))
+
+
 def _hop_bans(graph: JointGraph, candidate: np.ndarray, tags: dict,
               override: bool) -> dict[int, tuple[Reason, bool]]:
     """``{node: (ban, hard)}`` for the higher-order ops among the ban candidates (see
@@ -361,7 +417,7 @@ def _op_reason(graph: JointGraph, i: int) -> Reason | None:
     return reason
 
 
-def _backward_blockers(graph: JointGraph) -> np.ndarray:
+def backward_blockers(graph: JointGraph) -> np.ndarray:
     """For each node, the first backward (non-FORWARD) user that could not fuse with it, or -1.
 
     Users are seen through views and getitems (Lemma 3.1 with aliasing looked through): the

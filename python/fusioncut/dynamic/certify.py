@@ -73,10 +73,12 @@ def check_optimal_over_ranges(plan: Plan, sizes=None, *, upper: int = 1 << 16,
         _, name = plan.sizes.symbol_arg(key, function)
         ranges[name] = _box_range(function, name, pair, plan.symbols[name])
     reduced_saved = plan._contracted.pos[decision.saved_index]
-    if plan.program.polynomial:
+    if plan.program.polynomial and plan._prices is None:
         certified, detail = _certify(plan, ranges, reduced_saved)
     else:
-        certified, detail = False, "sizes are not polynomial in the symbols"
+        certified, detail = False, ("recompute prices are not certified over ranges"
+                                    if plan._prices is not None
+                                    else "sizes are not polynomial in the symbols")
     if certified:
         return RangeReport(decision, ranges, True, detail="certified at the control points")
     return _counterexample(plan, decision, ranges, reduced_saved, detail)

@@ -20,6 +20,7 @@ tie-break (bytes x K >= 2**62) take the slow path: ``CostModel.weights`` verbati
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -31,12 +32,14 @@ import torch.fx as fx
 
 from fusioncut._solver import INF, NodeCutGraph
 from fusioncut.decision import Decision, PartitionError, decide
+from fusioncut.dynamic.priced import PlanBudget, PlanPrices, flop_expressions
 from fusioncut.dynamic.sizes import SizeError, SizeOverflowError, SizeTable, SymbolInfo
 from fusioncut.dynamic.sweep import breakpoints
 from fusioncut.dynamic.symexpr import SizeProgram
 from fusioncut.emit import build_modules
 from fusioncut.graph import Role, Value, check_joint_module, unsupported_construct
-from fusioncut.network import add_switches, contract_backward
+from fusioncut.budget import BudgetChoice, choose
+from fusioncut.network import add_switches, contract_backward, prices_of
 from fusioncut.options import Options
 from fusioncut.policy import reduction_ban, reduction_inputs
 
@@ -185,6 +188,13 @@ class Plan:
         self._dyn_ban_in = np.asarray([i for _, i in pairs], dtype=np.int64)
         self._dyn_ban_pair = np.asarray([pair_index[p] for p in zip(dyn_out, dyn_in)],
                                         dtype=np.int64)
+        # FLOP counts of matmuls as expressions too: budgets price them at every size.
+        self._flop_ids: dict[int, int] = {}
+        for i, expr in flop_expressions(graph).items():
+            if expr not in index:
+                index[expr] = len(exprs)
+                exprs.append(expr)
+            self._flop_ids[i] = index[expr]
         self.program = SizeProgram.compile(exprs, sizes.sym_list)
         self._abs_coef = np.abs(self.program.coef).astype(np.float64)
 
@@ -207,9 +217,21 @@ class Plan:
         nd = len(self._dyn_ban_nodes)
         r = len(keep)
         net = add_switches(contracted.network, pos[self._dyn_ban_nodes])
-        self._solver = NodeCutGraph(r + nd, net.src, net.dst, source_in=net.source_in,
+        # With a device, recomputing is priced (decision.py): one more switch per node.
+        self._prices = None
+        self._priced = np.zeros(0, dtype=np.int64)
+        if self.options.device is not None:
+            self._prices = PlanPrices(graph, self.options.device, self.sizes, self._flop_ids)
+            ref_net = ref.network
+            self._priced = np.flatnonzero((graph.role == Role.FORWARD) & ~ref_net.source_in
+                                          & ~ref_net.sink_in & self._prices.model.costly)
+            net = add_switches(net, pos[self._priced])
+        npr = len(self._priced)
+        self._solver = NodeCutGraph(r + nd + npr, net.src, net.dst, source_in=net.source_in,
                                     sink_in=net.sink_in, sink_out=net.sink_out)
         self._aux_slice = slice(r, r + nd)
+        self._price_slice = slice(r + nd, r + nd + npr)
+        self._budget: PlanBudget | None = None
         # Per kept node: weight = const_w + per_byte * itemsize * E[eid] * K for a node whose
         # storage size is symbolic, a constant otherwise (the cost model, evaluated).
         sizes = self.sizes
@@ -224,7 +246,7 @@ class Plan:
         # beyond max_exact_cost _network_weights takes the slow path, so no product wraps.
         const_cost = costs.costs(sizes.const_numel * graph.itemsize)[keep]
         exact = const_cost <= costs.max_exact_cost
-        zeros = np.zeros(nd, dtype=np.int64)
+        zeros = np.zeros(nd + npr, dtype=np.int64)
         self._cost_const = np.concatenate([np.where(finite, const_cost, INF), zeros])
         w_exact = np.where(exact, const_cost, 0) * scale + tie
         self._w_const = np.concatenate([np.where(
@@ -270,17 +292,25 @@ class Plan:
         w[self._dyn_pos] += bytes_dyn * self.costs.scale
         if len(self._dyn_ban_nodes):
             w[self._aux_slice] = np.where(self._bans(E), INF, 0)
+        self._set_prices(w, E)
         return w
+
+    def _set_prices(self, w: np.ndarray, E: np.ndarray) -> None:
+        """The recompute prices at element counts ``E`` (when the options name a device)."""
+        if self._prices is not None and len(self._priced):
+            w[self._price_slice] = prices_of(self._prices.byte_equivalents(E)[self._priced],
+                                             self.costs.scale)
 
     def _check_against(self, reference: Decision) -> None:
         """The plan at the hints must decide what decide() decided (same graph, same sizes)."""
         if any(info.unbacked for info in self.symbols.values()):
             return  # graph.py's hint for an unbacked size is the fallback for the whole numel
-        mine = self.solve(None)
-        if not np.array_equal(mine.saved_index, np.asarray(reference.saved, dtype=np.int64)):
+        mine = self._solve_values(self.sizes.values(None, "plan"))
+        runtime = reference.saved if reference.budget is None else reference.runtime_saved
+        if not np.array_equal(mine.saved_index, np.asarray(runtime, dtype=np.int64)):
             raise RuntimeError(
                 "fusioncut.dynamic: the plan disagrees with decide() at the hints: saved "
-                f"{mine.saved} vs {[self.graph.nodes[i].name for i in reference.saved]}")
+                f"{mine.saved} vs {[self.graph.nodes[i].name for i in runtime]}")
 
     # -- solving ---------------------------------------------------------------------------------
 
@@ -291,9 +321,16 @@ class Plan:
         cut_nodes = cut.cut_nodes
         return int(cut.value), cut_nodes[cut_nodes < len(self._contracted.keep)]
 
-    def solve(self, sizes: Mapping[Any, int] | Sequence[int] | None = None) -> SizedDecision:
+    def solve(self, sizes: Mapping[Any, int] | Sequence[int] | None = None, *,
+              memory_budget: float | None = None, memory_budget_bytes: int | None = None,
+              peak_memory_bytes: int | None = None) -> SizedDecision:
         """The saved set at ``sizes`` (``{symbol or name: int}``, a sequence in ``symbols``
         order, or None for the hints).
+
+        A memory target (one of ``memory_budget``, ``memory_budget_bytes``,
+        ``peak_memory_bytes``, as in ``Options``; default: the plan's ``Options``) picks the
+        plan of the budget frontier at these sizes (budget.py); ``SizedDecision.budget``
+        then says how. Out-of-range targets raise ``ValueError`` naming the argument.
 
         Rejects: an unknown, missing, non-integer (bool, float, string), negative or
         out-of-range size, and sizes that are not a mapping, a sequence or None (a bare int or a
@@ -301,7 +338,45 @@ class Plan:
         sizes whose element counts or tensors reach 2**62 (``SizeOverflowError``, both a
         ``SizeError`` and an ``OverflowError``). ``PartitionError`` when no valid partition
         exists at those sizes."""
-        return self._solve_values(self.sizes.values(sizes, "Plan.solve"))
+        values = self.sizes.values(sizes, "Plan.solve")
+        target = self._target(memory_budget, memory_budget_bytes, peak_memory_bytes)
+        decision = self._solve_values(values)
+        if target is None:
+            return decision
+        E = self._evaluate(values, "Plan.solve")
+        if self._budget is None:
+            device = self.options.budget_device
+            prices = self._prices if self._prices is not None and \
+                self._prices.model.device == device else \
+                PlanPrices(self.graph, device, self.sizes, self._flop_ids)
+            self._budget = PlanBudget(self, prices)
+        front = self._budget.frontier(E, decision.saved_index)
+        choice = choose(front, stacklevel=3, **target)
+        w = self._full_weights(values)
+        return SizedDecision(self, values, choice.point.saved,
+                             int(w[choice.point.saved].sum()), budget=choice)
+
+    def _target(self, memory_budget, memory_budget_bytes, peak_memory_bytes) -> dict | None:
+        """The memory target of a solve: the arguments (validated as ``Options`` validates
+        them) or the plan's options; None when there is none."""
+        given = {k: v for k, v in (("memory_budget", memory_budget),
+                                   ("memory_budget_bytes", memory_budget_bytes),
+                                   ("peak_memory_bytes", peak_memory_bytes)) if v is not None}
+        if given:
+            try:
+                checked = dataclasses.replace(self.options, **{
+                    "memory_budget": None, "memory_budget_bytes": None,
+                    "peak_memory_bytes": None, **given})
+            except ValueError as e:
+                raise ValueError(str(e).replace("Options:", "Plan.solve:", 1)) from None
+            if not checked.budgeted:
+                return None
+            return given
+        o = self.options
+        if not o.budgeted:
+            return None
+        return {"memory_budget": o.memory_budget, "memory_budget_bytes": o.memory_budget_bytes,
+                "peak_memory_bytes": o.peak_memory_bytes}
 
     def _solve_values(self, values: tuple[int, ...], function: str = "Plan.solve"
                       ) -> SizedDecision:
@@ -310,9 +385,11 @@ class Plan:
         if w is None:
             w_full = self._full_weights(values, function)
             w = np.concatenate([w_full[self._contracted.keep],
-                                np.zeros(len(self._dyn_ban_nodes), dtype=np.int64)])
+                                np.zeros(len(self._dyn_ban_nodes) + len(self._priced),
+                                         dtype=np.int64)])
             if len(self._dyn_ban_nodes):
                 w[self._aux_slice] = np.where(self._bans(E), INF, 0)
+            self._set_prices(w, E)
         try:
             value, cut_nodes = self.cut(w, "Plan.solve")
         except ValueError as e:
@@ -411,14 +488,15 @@ class SizedDecision:
     ``saved_index`` and ``cut_value`` is computed on first use.
     """
 
-    __slots__ = ("plan", "values", "saved_index", "cut_value", "_cache")
+    __slots__ = ("plan", "values", "saved_index", "cut_value", "budget", "_cache")
 
     def __init__(self, plan: Plan, values: tuple[int, ...], saved_index: np.ndarray,
-                 cut_value: int) -> None:
+                 cut_value: int, budget: BudgetChoice | None = None) -> None:
         self.plan = plan
         self.values = values
         self.saved_index = np.sort(np.asarray(saved_index, dtype=np.int64))
         self.cut_value = cut_value
+        self.budget = budget  # the memory target's choice, when one was set
         self._cache: dict[str, Any] = {}
 
     @property

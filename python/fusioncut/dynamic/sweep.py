@@ -106,7 +106,8 @@ class Sweep:
         self.k = k
         self.values = values
         prog = plan.program
-        self.exact = not prog.depends_nonpolynomially(k)
+        # Recompute prices (a device) are not in the polynomial weights: probe only.
+        self.exact = not prog.depends_nonpolynomially(k) and plan._prices is None
         self.degree = prog.degree(k) if self.exact else 1
         self._real: dict[int, tuple[bytes, int, np.ndarray]] = {}
         self._cuts: dict[bytes, np.ndarray] = {}

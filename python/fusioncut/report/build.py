@@ -24,7 +24,15 @@ from fusioncut.graph import JointGraph, Role, size_hint
 from fusioncut.ops import OpKind
 from fusioncut.options import Options
 from fusioncut.policy import ReasonKind
-from fusioncut.report.model import Banned, MethodSummary, Recomputed, Report, SavedValue
+from fusioncut.report.model import (
+    Banned,
+    BudgetStep,
+    BudgetSummary,
+    MethodSummary,
+    Recomputed,
+    Report,
+    SavedValue,
+)
 from fusioncut.report.text import format_bytes, node_op
 
 __all__ = ["measure", "report_from_decision"]
@@ -174,13 +182,42 @@ def report_from_decision(decision: Decision, fw_module: fx.GraphModule,
                              reason=str(ban), saved=i in saved_set, group=ban.summary))
 
     fc = measure("fusioncut", fw_module, graph, costs, static, decide_s + (emit_s or 0.0))
+    budget = budget_summary(decision.budget) if decision.budget is not None else None
     return Report(
         num_nodes=n, num_forward=int(np.count_nonzero(role == Role.FORWARD)),
         num_backward=int(np.count_nonzero(role == Role.BACKWARD)), mode=options.mode,
         cut_value=int(decision.cut_value), decide_s=decide_s, emit_s=emit_s, saved=saved,
         recomputed=recomputed, banned=banned, num_input_bans=num_input_bans,
         dropped_preferences=[names[i] for i in decision.dropped_preferences],
-        methods=[fc], decision=decision, fw_module=fw_module, bw_module=bw_module)
+        methods=[fc], budget=budget, decision=decision, fw_module=fw_module,
+        bw_module=bw_module)
+
+
+def _step(budget: float, p) -> BudgetStep:
+    return BudgetStep(budget=budget, saved_bytes=int(p.saved_bytes), peak_bytes=int(p.peak.peak),
+                      recompute_seconds=float(p.recompute_seconds))
+
+
+def budget_summary(choice) -> BudgetSummary:
+    """Where ``choice`` (a ``budget.BudgetChoice``) sits on its frontier, and the plans the
+    budgets 1.0, 0.9, ..., 0 pick: what each step down gave up."""
+    front = choice.frontier
+    points = front.points
+    position = next((k for k, p in enumerate(points) if p is choice.point),
+                    next((k for k, p in enumerate(points)
+                          if np.array_equal(p.saved, choice.point.saved)), -1))
+    steps = []
+    for k in range(10, -1, -1):
+        b = k / 10
+        p = front.for_budget(b)
+        if steps and steps[-1].saved_bytes == p.saved_bytes:
+            steps[-1] = _step(b, p)  # the same plan: report the lowest budget that picks it
+        else:
+            steps.append(_step(b, p))
+    return BudgetSummary(target=choice.target, device=front.device.name, position=position,
+                         num_plans=len(points), chosen=_step(float("nan"), choice.point),
+                         runtime=_step(1.0, front.runtime), least=_step(0.0, front.least),
+                         gap=int(choice.gap), steps=steps)
 
 
 def _cut_why(graph, i, costs, written, inputs, saved_set, names) -> str:

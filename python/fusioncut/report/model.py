@@ -73,6 +73,31 @@ class MethodSummary:
 
 
 @dataclass
+class BudgetStep:
+    """One frontier plan, as a budget reaches it."""
+
+    budget: float  # the smallest memory_budget that picks this plan
+    saved_bytes: int
+    peak_bytes: int
+    recompute_seconds: float
+
+
+@dataclass
+class BudgetSummary:
+    """Where a memory target's plan sits on the frontier, and what the budget steps gave up."""
+
+    target: str  # e.g. "memory_budget = 0.3"
+    device: str  # the device recomputation was priced on
+    position: int  # index of the chosen plan among the frontier's plans (0: runtime plan)
+    num_plans: int
+    chosen: BudgetStep
+    runtime: BudgetStep
+    least: BudgetStep
+    gap: int  # bytes the least plan misses the target by (0: it fits)
+    steps: list[BudgetStep] = field(default_factory=list)  # at budgets 1.0, 0.9, ..., 0
+
+
+@dataclass
 class Report:
     """Everything ``explain`` found about one joint graph; ``str()`` is a table."""
 
@@ -89,6 +114,7 @@ class Report:
     num_input_bans: int
     dropped_preferences: list[str]
     methods: list[MethodSummary]
+    budget: BudgetSummary | None = None
     # Not serialized: what the report was made from (plots use them).
     decision: Any = field(default=None, repr=False, compare=False)
     fw_module: Any = field(default=None, repr=False, compare=False)
@@ -112,7 +138,12 @@ class Report:
             if k in skip:
                 continue
             v = getattr(self, k)
-            out[k] = [asdict(x) for x in v] if k in _ITEM_LISTS else copy.deepcopy(v)
+            if k in _ITEM_LISTS:
+                out[k] = [asdict(x) for x in v]
+            elif k == "budget":
+                out[k] = asdict(v) if v is not None else None
+            else:
+                out[k] = copy.deepcopy(v)
         return out
 
     def to_json(self, **kwargs: Any) -> str:

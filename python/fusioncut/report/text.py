@@ -12,8 +12,8 @@ from fusioncut._log import format_bytes
 from fusioncut.decision import Constraint
 from fusioncut.ops import op_name
 
-__all__ = ["format_bytes", "format_partition_error", "format_report", "format_seconds",
-           "format_totals", "node_op", "table"]
+__all__ = ["format_budget", "format_bytes", "format_partition_error", "format_report",
+           "format_seconds", "format_totals", "node_op", "table"]
 
 
 def table(headers: list[str], rows: list[list[str]], right: set[int] = frozenset()) -> list[str]:
@@ -33,7 +33,11 @@ def table(headers: list[str], rows: list[list[str]], right: set[int] = frozenset
 
 
 def format_seconds(s: float | None) -> str:
-    return "-" if s is None else (f"{s * 1000:.1f} ms" if s < 1 else f"{s:.2f} s")
+    if s is None:
+        return "-"
+    if abs(s) < 1e-3:
+        return f"{s * 1e6:.1f} us"
+    return f"{s * 1000:.1f} ms" if abs(s) < 1 else f"{s:.2f} s"
 
 
 def _limit(rows: list, max_rows: int | None) -> tuple[list, int]:
@@ -96,8 +100,34 @@ def format_report(r: Any, max_rows: int | None) -> str:
                    + ", ".join(r.dropped_preferences))
     out.append("")
 
+    if r.budget is not None:
+        out += format_budget(r.budget) + [""]
     out.append(format_totals(r))
     return "\n".join(line.rstrip() for line in out)
+
+
+def format_budget(b: Any) -> list[str]:
+    """The memory target's plan on the frontier, and what each budget step gave up."""
+    c = b.chosen
+    where = (f"plan {b.position + 1} of {b.num_plans} on the frontier (1: the runtime plan, "
+             f"{b.num_plans}: the least memory)") if b.position >= 0 else "off the frontier"
+    out = [f"Memory target {b.target} (recomputation priced on {b.device}): {where}; saves "
+           f"{format_bytes(c.saved_bytes)} (runtime plan {format_bytes(b.runtime.saved_bytes)}, "
+           f"least {format_bytes(b.least.saved_bytes)}), estimated peak "
+           f"{format_bytes(c.peak_bytes)}, recomputation {format_seconds(c.recompute_seconds)}"]
+    if b.gap:
+        out.append(f"  no plan meets the target: the least plan is {format_bytes(b.gap)} over it")
+    rows, prev = [], None
+    for s in b.steps:
+        gave = "-" if prev is None else (
+            f"{format_bytes(prev.saved_bytes - s.saved_bytes)} saved for "
+            f"{format_seconds(s.recompute_seconds - prev.recompute_seconds)} more recompute")
+        rows.append([f"{s.budget:.1f}", format_bytes(s.saved_bytes), format_bytes(s.peak_bytes),
+                     format_seconds(s.recompute_seconds), gave])
+        prev = s
+    out += table(["budget", "saved", "est. peak", "recompute", "this step gave up"], rows,
+                 right={1, 2, 3})
+    return out
 
 
 def format_totals(r: Any) -> str:

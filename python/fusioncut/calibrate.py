@@ -1,0 +1,135 @@
+"""``python -m fusioncut calibrate``: measure this machine's kernel costs into a ``Device``.
+
+Every kernel is what training would run: functions compiled by ``torch.compile`` (Inductor's
+C++ kernels on the CPU, its Triton kernels on a CUDA GPU), timed after warm-up, median of
+repeats::
+
+    bandwidth       a fused copy y = x + 1 over a tensor far larger than the caches:
+                    bytes (read + write) / time
+    kernel_overhead the same kernel on 64 elements (launch and call overhead)
+    pointwise       y = x * c1 * c2 * ... (k multiplications, constants that do not fold) for
+                    k = 1, 2, 4, ... 64: hidden_pointwise_ops is the largest k within 10% of
+                    k = 1, pointwise_op_time the slope per op and element beyond it
+    transcendental  the same with k sins: hidden_transcendental_ops, transcendental_op_time
+    matmul          torch.mm of two n x n float32 matrices: 2 n**3 / time
+
+The result is printed and, with ``--out PATH``, written as a profile that
+``Options(device=PATH)`` reads.
+"""
+
+from __future__ import annotations
+
+import datetime
+import platform
+import statistics
+import time
+from dataclasses import dataclass
+
+import torch
+
+from fusioncut.device import Device
+
+__all__ = ["Calibration", "calibrate"]
+
+_KS = (1, 2, 4, 8, 16, 32, 64)
+_TOL = 0.10
+
+
+@dataclass
+class Calibration:
+    device: Device
+    chain_seconds: dict[str, dict[int, float]]  # op -> k -> median seconds
+    numel: int
+    note: str
+
+
+def _sync(dev: torch.device) -> None:
+    if dev.type == "cuda":
+        torch.cuda.synchronize(dev)
+
+
+def _median_time(fn, dev: torch.device, repeats: int) -> float:
+    for _ in range(3):
+        fn()
+    _sync(dev)
+    times = []
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        fn()
+        _sync(dev)
+        times.append(time.perf_counter() - t0)
+    return statistics.median(times)
+
+
+def _chain(op: str, k: int):
+    def f(x):
+        for j in range(k):
+            x = x * (1.0 + 1e-6 if j % 2 == 0 else 1.0 - 1e-6) if op == "mul" else torch.sin(x)
+        return x
+
+    return f
+
+
+def _fit_chain(times: dict[int, float], numel: int) -> tuple[float, float]:
+    """(hidden ops, seconds per op and element beyond them)."""
+    base = times[1]
+    hidden = max(k for k, t in times.items() if t <= base * (1 + _TOL)) if times else 1
+    ks = sorted(times)
+    big = ks[-1]
+    mid = max((k for k in ks if k < big and k >= hidden), default=ks[0])
+    if big == mid:
+        return float(hidden), 0.0
+    slope = max(0.0, (times[big] - times[mid]) / ((big - mid) * numel))
+    return float(hidden), slope
+
+
+def calibrate(device: str = "cpu", *, quick: bool = False, log=print) -> Calibration:
+    """Measure ``device`` ("cpu" or "cuda") and return its ``Device`` profile."""
+    dev = torch.device(device)
+    if dev.type == "cuda" and not torch.cuda.is_available():
+        raise ValueError("calibrate: device = 'cuda' but CUDA is not available")
+    if dev.type not in ("cpu", "cuda"):
+        raise ValueError(f"calibrate: device = {device!r} is invalid; expected 'cpu' or 'cuda'")
+    repeats = 5 if quick else 15
+    numel = (1 << 22 if quick else 1 << 24) if dev.type == "cpu" else 1 << 27
+    x = torch.randn(numel, device=dev)
+
+    copy = torch.compile(lambda t: t + 1.0, dynamic=False)
+    t_copy = _median_time(lambda: copy(x), dev, repeats)
+    bandwidth = 2 * 4 * numel / t_copy
+    small = torch.randn(64, device=dev)
+    tiny = torch.compile(lambda t: t + 1.0, dynamic=False)
+    overhead = _median_time(lambda: tiny(small), dev, repeats * 10)
+    log(f"  copy of {numel} float32: {t_copy * 1e3:.2f} ms, bandwidth {bandwidth / 1e9:.1f} GB/s; "
+        f"a 64-element kernel {overhead * 1e6:.1f} us")
+
+    chains: dict[str, dict[int, float]] = {}
+    ks = _KS[:5] if quick else _KS
+    for op in ("mul", "sin"):
+        chains[op] = {}
+        for k in ks:
+            torch.compiler.reset()  # a fresh compile per chain (no recompile limit)
+            fn = torch.compile(_chain(op, k), dynamic=False)
+            chains[op][k] = _median_time(lambda: fn(x), dev, repeats)
+        log(f"  {op} chains: " + ", ".join(f"k={k} {t * 1e3:.2f} ms" for k, t in chains[op].items()))
+    hidden_mul, t_mul = _fit_chain(chains["mul"], numel)
+    hidden_sin, t_sin = _fit_chain(chains["sin"], numel)
+
+    n = 1024 if quick or dev.type == "cpu" else 8192
+    a = torch.randn(n, n, device=dev)
+    b = torch.randn(n, n, device=dev)
+    t_mm = _median_time(lambda: torch.mm(a, b), dev, max(3, repeats // 3))
+    flops = 2 * n ** 3 / t_mm
+    log(f"  mm {n}x{n}: {t_mm * 1e3:.2f} ms, {flops / 1e9:.1f} GFLOP/s")
+
+    name = (torch.cuda.get_device_name(dev) if dev.type == "cuda"
+            else platform.processor() or platform.machine())
+    when = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d")
+    profile = Device(
+        name=f"calibrated-{dev.type}", bandwidth=bandwidth, kernel_overhead=overhead,
+        pointwise_op_time=t_mul, transcendental_op_time=t_sin, matmul_flops=flops,
+        hidden_pointwise_ops=hidden_mul, hidden_transcendental_ops=hidden_sin,
+        source=f"python -m fusioncut calibrate on {name}, {torch.get_num_threads()} threads, "
+               f"torch {torch.__version__}, {when}")
+    return Calibration(device=profile, chain_seconds=chains, numel=numel,
+                       note=f"{numel} float32 elements per pointwise kernel")

@@ -1,0 +1,343 @@
+"""Memory budgets: the frontier is monotone, plans train exactly, invariants hold at every
+budget, PyTorch's setting is honoured, and bad targets are refused naming the field."""
+
+from __future__ import annotations
+
+import copy
+import functools
+import math
+import warnings
+
+import numpy as np
+import pytest
+import torch
+import torch.nn.functional as F
+import torch.utils.checkpoint as checkpoint
+from functorch.compile import aot_function, aot_module, make_boxed_func
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import fusioncut
+from fusioncut.budget import BudgetWarning
+from fusioncut.models import GPT, Llama, LlamaConfig, gpt_config, gpt_inputs, llama_inputs
+from fusioncut.options import Options
+from fusioncut.report import capture
+
+pytestmark = pytest.mark.filterwarnings("ignore::FutureWarning")
+
+
+def _compiler(gm, _):
+    return make_boxed_func(gm.forward)
+
+
+@functools.lru_cache(maxsize=None)
+def _gpt_capture(layers=2):
+    cfg = gpt_config("demo", n_layer=layers, d_model=32, n_head=2, block_size=16, vocab=64)
+    torch.manual_seed(0)
+    return capture(GPT(cfg), *gpt_inputs(cfg, batch=2))
+
+
+def _decide(cap, **options):
+    return fusioncut.decide(cap.joint_module, num_fwd_outputs=cap.num_fwd_outputs,
+                            static_lifetime_input_indices=cap.static_lifetime_input_indices,
+                            options=Options(**options))
+
+
+def _pareto(cap, **options):
+    return fusioncut.pareto(cap.joint_module, num_fwd_outputs=cap.num_fwd_outputs,
+                            static_lifetime_input_indices=cap.static_lifetime_input_indices,
+                            options=Options(**options))
+
+
+# --- the frontier ---------------------------------------------------------------------------
+
+
+def test_frontier_is_monotone_from_the_runtime_plan_down():
+    front = _pareto(_gpt_capture())
+    points = front.points
+    assert len(points) >= 3
+    runtime = _decide(_gpt_capture())
+    assert np.array_equal(points[0].saved, runtime.saved)  # budget 1: the runtime plan
+    for a, b in zip(points, points[1:]):
+        assert b.saved_bytes < a.saved_bytes
+        assert b.peak.peak <= a.peak.peak
+        assert b.recompute_seconds >= a.recompute_seconds - 1e-15
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.lists(st.floats(0.0, 1.0), min_size=2, max_size=6))
+def test_lower_budget_never_saves_more_nor_recomputes_less_nor_peaks_higher(budgets):
+    cap = _gpt_capture()
+    front = _pareto(cap)
+    chosen = [front.for_budget(b) for b in sorted(budgets, reverse=True)]
+    for hi, lo in zip(chosen, chosen[1:]):
+        assert lo.saved_bytes <= hi.saved_bytes
+        assert lo.peak.peak <= hi.peak.peak
+        assert lo.recompute_seconds >= hi.recompute_seconds - 1e-15
+
+
+def test_budget_ends_are_the_runtime_plan_and_the_least_plan():
+    cap = _gpt_capture()
+    runtime = _decide(cap)
+    assert np.array_equal(_decide(cap, memory_budget=1.0).saved, runtime.saved)
+    least = _decide(cap, memory_budget=0.0)
+    front = least.budget.frontier
+    assert least.budget.point is front.least
+    assert least.budget.point.saved_bytes < front.runtime.saved_bytes
+
+
+def test_peak_budget_fits_and_is_monotone():
+    cap = _gpt_capture()
+    front = _pareto(cap)
+    lo, hi = front.least.peak.peak, front.runtime.peak.peak
+    previous = None
+    for limit in np.linspace(hi, lo, 6).astype(int):
+        d = _decide(cap, peak_memory_bytes=int(limit))
+        assert d.budget.point.peak.peak <= limit
+        if previous is not None:
+            assert d.budget.point.peak.peak <= previous
+        previous = d.budget.point.peak.peak
+
+
+def test_budget_below_the_least_plan_warns_naming_the_gap():
+    cap = _gpt_capture()
+    with pytest.warns(BudgetWarning, match=r"memory_budget_bytes = 1 is below.*bytes over"):
+        d = _decide(cap, memory_budget_bytes=1)
+    assert d.budget.point is d.budget.frontier.least
+    assert d.budget.gap == d.budget.point.saved_bytes - 1
+    with pytest.warns(BudgetWarning, match=r"peak_memory_bytes = 0 is below"):
+        _decide(cap, peak_memory_bytes=0)
+
+
+def test_two_lines_of_the_same_layer_flip_one_by_one_between_cuts():
+    """Identical layers flip together at a breakpoint; the frontier offers the plans in
+    between (one layer at a time), so a budget between two cuts is met closely."""
+    cap = _gpt_capture(layers=4)
+    front = _pareto(cap)
+    assert len(front.points) > len(front.anchors)
+
+
+# --- correctness at every budget -----------------------------------------------------------
+
+
+def _grads_equal(module, inputs, budget):
+    eager = copy.deepcopy(module)
+    out = eager(*inputs)
+    (out if out.dim() == 0 else out.sum()).backward()
+    seen = {}
+
+    def part(joint, joint_inputs, **kwargs):
+        return fusioncut.partition(joint, joint_inputs, options=Options(memory_budget=budget),
+                                   report=lambda r: seen.setdefault("r", r), **kwargs)
+
+    compiled = aot_module(module, fw_compiler=_compiler, bw_compiler=_compiler,
+                          partition_fn=part)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", fusioncut.FallbackWarning)
+        out2 = compiled(*inputs)
+        (out2 if out2.dim() == 0 else out2.sum()).backward()
+    for (name, p), q in zip(module.named_parameters(), eager.parameters()):
+        torch.testing.assert_close(p.grad, q.grad, rtol=1e-5, atol=1e-6, msg=name)
+    return seen["r"]
+
+
+def _zoo():
+    from fusioncut.models import MLP, ConvBN, EvoNormS0, LSTMUnrolled
+
+    torch.manual_seed(0)
+    gcfg = gpt_config("tests", n_layer=2)
+    lcfg = LlamaConfig(n_layer=2, d_model=32, n_head=4, block_size=16, vocab=64)
+    return {
+        "mlp": (MLP(), (torch.randn(4, 8),)),
+        "gpt": (GPT(gcfg), gpt_inputs(gcfg)),
+        "llama": (Llama(lcfg), llama_inputs(lcfg, batch=2)),
+        "convbn": (ConvBN(), (torch.randn(2, 3, 8, 8),)),
+        "evonorm": (EvoNormS0(), (torch.randn(2, 8, 4, 4),)),
+        "lstm": (LSTMUnrolled(), (torch.randn(4, 3, 6),)),
+    }
+
+
+@pytest.mark.parametrize("budget", [0.0, 0.3, 1.0])
+@pytest.mark.parametrize("name", ["mlp", "gpt", "llama", "convbn", "evonorm", "lstm"])
+def test_gradients_equal_eager_at_budgets(name, budget):
+    module, inputs = _zoo()[name]
+    report = _grads_equal(module, inputs, budget)
+    if budget < 1.0:
+        assert report.decision.budget is not None
+
+
+def test_random_ops_are_never_redrawn_at_any_budget():
+    class Dropout(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.lin = torch.nn.Linear(16, 16)
+
+        def forward(self, x):
+            h = torch.tanh(self.lin(x))
+            return (F.dropout(h, 0.5, training=True) * h).sum()
+
+    torch.manual_seed(0)
+    module, x = Dropout(), torch.randn(8, 16)
+    for budget in (0.0, 0.5):
+        fwbw = {}
+
+        def part(joint, joint_inputs, **kwargs):
+            fw, bw = fusioncut.partition(joint, joint_inputs,
+                                         options=Options(memory_budget=budget), **kwargs)
+            fwbw["bw"] = bw
+            return fw, bw
+
+        compiled = aot_module(copy.deepcopy(module), fw_compiler=_compiler,
+                              bw_compiler=_compiler, partition_fn=part)
+        compiled(x).backward()
+        random_in_bw = [n for n in fwbw["bw"].graph.nodes if n.op == "call_function"
+                        and torch.Tag.nondeterministic_seeded in getattr(n.target, "tags", ())]
+        assert random_in_bw == []
+
+
+def test_checkpoint_annotations_hold_under_a_budget():
+    def policy(ctx, op, *args, **kwargs):
+        if op == torch.ops.aten.mm.default:
+            return checkpoint.CheckpointPolicy.MUST_SAVE
+        return checkpoint.CheckpointPolicy.PREFER_RECOMPUTE
+
+    def fn(x, w):
+        ctx = functools.partial(checkpoint.create_selective_checkpoint_contexts, policy)
+        return checkpoint.checkpoint(lambda a, b: torch.sin(a @ b).cos() @ b, x, w,
+                                     use_reentrant=False, context_fn=ctx).sum()
+
+    x, w = torch.randn(8, 8, requires_grad=True), torch.randn(8, 8, requires_grad=True)
+    saved = {}
+
+    def part(joint, joint_inputs, **kwargs):
+        fw, bw = fusioncut.partition(joint, joint_inputs, options=Options(memory_budget=0.0),
+                                     **kwargs)
+        saved["bw"] = bw
+        return fw, bw
+
+    aot_function(fn, _compiler, _compiler, partition_fn=part)(x, w).backward()
+    mm_in_bw = [n for n in saved["bw"].graph.nodes if n.target == torch.ops.aten.mm.default]
+    # The two forward matmuls are MUST_SAVE: only the backward's own matmuls run there.
+    assert len(mm_in_bw) == 4
+
+
+def test_torch_activation_memory_budget_is_honoured_through_torch_compile():
+    torch._dynamo.reset()
+    module = torch.nn.Sequential(torch.nn.Linear(16, 64), torch.nn.GELU(),
+                                 torch.nn.Linear(64, 16))
+    x = torch.randn(8, 16)
+    reports = []
+
+    class Recording(fusioncut.InductorPartitioner):
+        def __call__(self, gm, joint_inputs, **kwargs):
+            return fusioncut.partition(gm, joint_inputs, report=reports.append, **kwargs)
+
+    from torch._inductor import config as inductor_config
+
+    with inductor_config.patch(custom_partitioner_fn=Recording()), \
+            torch._functorch.config.patch(activation_memory_budget=0.0), \
+            warnings.catch_warnings():
+        warnings.simplefilter("error", fusioncut.FallbackWarning)
+        compiled = torch.compile(copy.deepcopy(module))
+        compiled(x).sum().backward()
+    assert reports and reports[0].decision.budget.target == "memory_budget = 0"
+
+
+# --- bad targets ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    ({"memory_budget": 1.5}, r"memory_budget = 1.5 is invalid; expected a number in \[0, 1\]"),
+    ({"memory_budget": -0.1}, r"memory_budget = -0.1 is invalid"),
+    ({"memory_budget": math.nan}, r"memory_budget = nan is invalid"),
+    ({"memory_budget": "0.5"}, r"memory_budget = '0.5' is invalid"),
+    ({"memory_budget_bytes": -1}, r"memory_budget_bytes = -1 is invalid; expected an integer"),
+    ({"memory_budget_bytes": 1.5}, r"memory_budget_bytes = 1.5 is invalid"),
+    ({"peak_memory_bytes": True}, r"peak_memory_bytes = True is invalid"),
+    ({"memory_budget": 0.5, "peak_memory_bytes": 3}, r"both set; give at most one"),
+    ({"device": "tpu"}, r"device = 'tpu' is not a preset \(h100, cpu\)"),
+    ({"device": 3}, r"device = 3 is invalid; expected None, a preset name"),
+])
+def test_bad_budget_options_name_the_field(kwargs, message):
+    with pytest.raises(ValueError, match=message):
+        Options(**kwargs)
+
+
+def test_plan_solve_budget_equals_static_decide():
+    cfg = gpt_config("tests", n_layer=1, vocab=32, block_size=64, d_model=16)
+    torch.manual_seed(0)
+    model = GPT(cfg)
+    box = {}
+
+    def record(joint, inputs, *, num_fwd_outputs, **kw):
+        box.setdefault("j", (copy.deepcopy(joint), num_fwd_outputs,
+                             kw.get("static_lifetime_input_indices")))
+        return fusioncut.partition(joint, inputs, num_fwd_outputs=num_fwd_outputs, **kw)
+
+    def trace(batch, seq, dynamic):
+        box.clear()
+        idx = torch.randint(0, 32, (batch, seq))
+        aot_module(copy.deepcopy(model), _compiler, _compiler, partition_fn=record,
+                   dynamic=dynamic)(idx, idx)
+        return box["j"]
+
+    joint, nf, static = trace(2, 8, True)
+    p = fusioncut.plan(joint, num_fwd_outputs=nf, static_lifetime_input_indices=static)
+    names = list(p.symbols)
+    for batch, seq in ((2, 8), (3, 20)):
+        by_hint = {p.symbols[n].hint: n for n in names}
+        sizes = {by_hint[2]: batch, by_hint[8]: seq}
+        sjoint, snf, sstatic = trace(batch, seq, False)
+        for b in (0.0, 0.5):
+            dyn = p.solve(sizes, memory_budget=b).budget.point
+            ref = fusioncut.decide(sjoint, num_fwd_outputs=snf,
+                                   static_lifetime_input_indices=sstatic,
+                                   options=Options(memory_budget=b)).budget.point
+            assert (dyn.saved_bytes, dyn.peak.peak) == (ref.saved_bytes, ref.peak.peak)
+    with pytest.raises(ValueError, match=r"Plan.solve: memory_budget = 2 is invalid"):
+        p.solve(None, memory_budget=2)
+
+
+def test_llama_frontier_has_a_monotone_peak():
+    lcfg = LlamaConfig(n_layer=2, d_model=32, n_head=4, block_size=16, vocab=64)
+    torch.manual_seed(0)
+    cap = capture(Llama(lcfg), *llama_inputs(lcfg, batch=2))
+    points = _pareto(cap).points
+    assert all(b.peak.peak <= a.peak.peak for a, b in zip(points, points[1:]))
+
+
+class _ShiftedByBuffer(torch.nn.Module):
+    """Reads a buffer, then mutates it: a recomputation in the backward would read the new
+    value (the add's own backward does not need it, so autograd is fine with the mutation)."""
+
+    def __init__(self):
+        super().__init__()
+        self.lin = torch.nn.Linear(8, 8)
+        self.register_buffer("shift", torch.full((8,), 0.5))
+
+    def forward(self, x):
+        y = torch.tanh(self.lin(x) + self.shift)
+        self.shift.add_(1.0)
+        return (y * y).sum()
+
+
+@pytest.mark.parametrize("options", [{"mode": "memory"}, {"memory_budget": 0.0}])
+def test_values_read_from_a_mutated_input_are_not_recomputed(options):
+    torch.manual_seed(0)
+    module, x = _ShiftedByBuffer(), torch.randn(4, 8)
+    eager = copy.deepcopy(module)
+    eager(x).backward()
+
+    def part(joint, joint_inputs, **kwargs):
+        d = fusioncut.decide(joint, num_fwd_outputs=kwargs["num_fwd_outputs"],
+                             static_lifetime_input_indices=kwargs.get(
+                                 "static_lifetime_input_indices"), options=Options(**options))
+        kinds = {str(r.kind.value) for r in d.policy.ban if r is not None}
+        assert "reads a mutated input" in kinds
+        return fusioncut.partition(joint, joint_inputs, options=Options(**options), **kwargs)
+
+    compiled = aot_module(module, fw_compiler=_compiler, bw_compiler=_compiler,
+                          partition_fn=part)
+    compiled(x).backward()
+    torch.testing.assert_close(module.lin.weight.grad, eager.lin.weight.grad)
+    torch.testing.assert_close(module.shift, eager.shift)
