@@ -10,9 +10,9 @@ structured tracing is on (``TORCH_TRACE=...``, read by tlparse), emits the decis
 artifact named ``fusioncut_decision`` whose payload is JSON (``decision.summary()``). Building
 the payload costs nothing unless one of those is enabled.
 
-This module sits below everything else in fusioncut: it imports no fusioncut module but
-``_torch_compat`` (lazily, since torch is optional here), and the byte formatting it shares
-with the reports (``format_bytes``) lives here.
+This module sits below everything else in fusioncut: it imports no fusioncut module (torch's
+trace hook is found through ``_torch_compat`` once a decision has loaded it), and the byte
+formatting it shares with the reports (``format_bytes``) lives here.
 """
 
 from __future__ import annotations
@@ -63,9 +63,11 @@ def configure_from_env(value: str | None = None) -> int | None:
 
 
 def _trace_fn():
-    from fusioncut import _torch_compat
-
-    return _torch_compat.trace_structured()
+    """torch's ``trace_structured``, through ``_torch_compat``, which is loaded whenever a
+    decision exists (this module never imports torch itself: ``import fusioncut`` stays
+    torch-free)."""
+    compat = sys.modules.get("fusioncut._torch_compat")
+    return compat.trace_structured() if compat is not None else None
 
 
 def log_decision(decision: Any, **extra: Any) -> None:

@@ -1,8 +1,8 @@
 """``python -m fusioncut calibrate``: measure this machine's kernel costs into a ``Device``.
 
 Every kernel is what training would run: functions compiled by ``torch.compile`` (Inductor's
-C++ kernels on the CPU, its Triton kernels on a CUDA GPU), timed after warm-up, median of
-repeats::
+C++ kernels on the CPU, its Triton kernels on a CUDA GPU), timed after warm-up, the fastest
+of repeats (load from other processes only ever adds time)::
 
     bandwidth       a fused copy y = x + 1 over a tensor far larger than the caches:
                     bytes (read + write) / time
@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import datetime
 import platform
-import statistics
 import time
 from dataclasses import dataclass
 
@@ -38,7 +37,7 @@ _TOL = 0.10
 @dataclass
 class Calibration:
     device: Device
-    chain_seconds: dict[str, dict[int, float]]  # op -> k -> median seconds
+    chain_seconds: dict[str, dict[int, float]]  # op -> k -> fastest seconds
     numel: int
     note: str
 
@@ -48,7 +47,9 @@ def _sync(dev: torch.device) -> None:
         torch.cuda.synchronize(dev)
 
 
-def _median_time(fn, dev: torch.device, repeats: int) -> float:
+def _best_time(fn, dev: torch.device, repeats: int) -> float:
+    """The fastest of ``repeats`` runs after warm-up: the kernel's own time (other load on the
+    machine only ever adds to it)."""
     for _ in range(3):
         fn()
     _sync(dev)
@@ -58,7 +59,7 @@ def _median_time(fn, dev: torch.device, repeats: int) -> float:
         fn()
         _sync(dev)
         times.append(time.perf_counter() - t0)
-    return statistics.median(times)
+    return min(times)
 
 
 def _chain(op: str, k: int):
@@ -71,7 +72,10 @@ def _chain(op: str, k: int):
 
 
 def _fit_chain(times: dict[int, float], numel: int) -> tuple[float, float]:
-    """(hidden ops, seconds per op and element beyond them)."""
+    """(hidden ops, seconds per op and element beyond them). A longer chain never runs
+    faster than a shorter one: the times are made non-decreasing in k first."""
+    running = 0.0
+    times = {k: (running := max(running, times[k])) for k in sorted(times)}
     base = times[1]
     hidden = max(k for k, t in times.items() if t <= base * (1 + _TOL)) if times else 1
     ks = sorted(times)
@@ -83,23 +87,30 @@ def _fit_chain(times: dict[int, float], numel: int) -> tuple[float, float]:
     return float(hidden), slope
 
 
-def calibrate(device: str = "cpu", *, quick: bool = False, log=print) -> Calibration:
-    """Measure ``device`` ("cpu" or "cuda") and return its ``Device`` profile."""
+def calibrate(device: str = "cpu", *, quick: bool = False, numel: int | None = None,
+              log=print) -> Calibration:
+    """Measure ``device`` ("cpu" or "cuda") and return its ``Device`` profile; ``numel``
+    overrides the elements per pointwise kernel (it must dwarf the caches to measure memory
+    bandwidth)."""
+    if device not in ("cpu", "cuda"):
+        raise ValueError(f"calibrate: device = {device!r} is invalid; expected 'cpu' or 'cuda'")
     dev = torch.device(device)
     if dev.type == "cuda" and not torch.cuda.is_available():
         raise ValueError("calibrate: device = 'cuda' but CUDA is not available")
-    if dev.type not in ("cpu", "cuda"):
-        raise ValueError(f"calibrate: device = {device!r} is invalid; expected 'cpu' or 'cuda'")
     repeats = 5 if quick else 15
-    numel = (1 << 22 if quick else 1 << 24) if dev.type == "cpu" else 1 << 27
+    if numel is None:
+        numel = (1 << 22 if quick else 1 << 24) if dev.type == "cpu" else 1 << 27
+    elif isinstance(numel, bool) or not isinstance(numel, int) or not 1024 <= numel <= 1 << 31:
+        raise ValueError(f"calibrate: numel = {numel!r} is invalid; expected an int in "
+                         f"[1024, 2**31]")
     x = torch.randn(numel, device=dev)
 
     copy = torch.compile(lambda t: t + 1.0, dynamic=False)
-    t_copy = _median_time(lambda: copy(x), dev, repeats)
+    t_copy = _best_time(lambda: copy(x), dev, repeats)
     bandwidth = 2 * 4 * numel / t_copy
     small = torch.randn(64, device=dev)
     tiny = torch.compile(lambda t: t + 1.0, dynamic=False)
-    overhead = _median_time(lambda: tiny(small), dev, repeats * 10)
+    overhead = _best_time(lambda: tiny(small), dev, repeats * 10)
     log(f"  copy of {numel} float32: {t_copy * 1e3:.2f} ms, bandwidth {bandwidth / 1e9:.1f} GB/s; "
         f"a 64-element kernel {overhead * 1e6:.1f} us")
 
@@ -110,7 +121,7 @@ def calibrate(device: str = "cpu", *, quick: bool = False, log=print) -> Calibra
         for k in ks:
             torch.compiler.reset()  # a fresh compile per chain (no recompile limit)
             fn = torch.compile(_chain(op, k), dynamic=False)
-            chains[op][k] = _median_time(lambda: fn(x), dev, repeats)
+            chains[op][k] = _best_time(lambda: fn(x), dev, repeats)
         log(f"  {op} chains: " + ", ".join(f"k={k} {t * 1e3:.2f} ms" for k, t in chains[op].items()))
     hidden_mul, t_mul = _fit_chain(chains["mul"], numel)
     hidden_sin, t_sin = _fit_chain(chains["sin"], numel)
@@ -118,7 +129,7 @@ def calibrate(device: str = "cpu", *, quick: bool = False, log=print) -> Calibra
     n = 1024 if quick or dev.type == "cpu" else 8192
     a = torch.randn(n, n, device=dev)
     b = torch.randn(n, n, device=dev)
-    t_mm = _median_time(lambda: torch.mm(a, b), dev, max(3, repeats // 3))
+    t_mm = _best_time(lambda: torch.mm(a, b), dev, max(3, repeats // 3))
     flops = 2 * n ** 3 / t_mm
     log(f"  mm {n}x{n}: {t_mm * 1e3:.2f} ms, {flops / 1e9:.1f} GFLOP/s")
 

@@ -33,9 +33,10 @@ from fusioncut.graph import JointGraph
 from fusioncut.options import Options
 from fusioncut.peak import estimate_peak, phases, recomputed
 from fusioncut.recompute import node_flops, recompute_model
+from fusioncut.report.text import format_bytes, format_seconds, table
 
-__all__ = ["BudgetRow", "ParetoReport", "PlanScore", "pareto_report", "plot_pareto",
-           "score_saved", "torch_budget_plan"]
+__all__ = ["BUDGETS", "BudgetRow", "ParetoReport", "PlanScore", "format_pareto", "pareto_dict",
+           "pareto_report", "plot_pareto", "score_saved", "torch_budget_plan"]
 
 BUDGETS = tuple(round(0.1 * k, 1) for k in range(11))
 
@@ -153,6 +154,34 @@ def pareto_report(joint_module: fx.GraphModule, joint_inputs: Any = None, *,
             theirs = PlanScore(0, 0.0, 0.0, 0, 0, 0, error="not compared")
         report.rows.append(BudgetRow(b, mine, theirs))
     return report
+
+
+def format_pareto(report: ParetoReport) -> str:
+    """The frontier and both partitioners' plans at each budget, as a table."""
+    rows = []
+    for r in report.rows:
+        f, t = r.fusioncut, r.torch
+        rows.append([f"{r.budget:g}", format_bytes(f.saved_bytes), format_bytes(f.peak_bytes),
+                     format_seconds(f.recompute_seconds), f"{f.torch_flops:.3g}",
+                     t.error or format_bytes(t.saved_bytes),
+                     "" if t.error else format_bytes(t.peak_bytes),
+                     "" if t.error else format_seconds(t.recompute_seconds),
+                     "" if t.error else f"{t.torch_flops:.3g}"])
+    head = (f"fusioncut pareto: {report.num_nodes} joint-graph nodes; {len(report.frontier)} "
+            f"plans on the frontier (found in {format_seconds(report.frontier_s)}); "
+            f"recomputation priced on {report.device}\n")
+    return "\n".join([head] + table(
+        ["budget", "fusioncut saved", "peak", "recompute", "FLOPs", "PyTorch saved", "peak",
+         "recompute", "FLOPs"], rows, right={1, 2, 3, 4, 5, 6, 7, 8}))
+
+
+def pareto_dict(report: ParetoReport) -> dict:
+    """JSON-able: the frontier's plans and both partitioners' plans at each budget."""
+    return {"num_nodes": report.num_nodes, "device": report.device,
+            "frontier_s": report.frontier_s,
+            "frontier": [vars(p) for p in report.frontier],
+            "rows": [{"budget": r.budget, "fusioncut": vars(r.fusioncut),
+                      "torch": vars(r.torch)} for r in report.rows]}
 
 
 def plot_pareto(report: ParetoReport, path: str, title: str = "") -> None:

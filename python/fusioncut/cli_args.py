@@ -1,0 +1,285 @@
+"""What the command line checks before any work: arguments, targets, output paths, memory.
+
+Nothing here imports a fusioncut module, and torch only inside the functions that build
+tensors, so a bad argument fails in a fraction of a second (``cli.py`` holds the commands).
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import math
+import importlib.util
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+__all__ = ["DEMO_HEADS", "CliError", "ModelError", "Parser", "QuietTorch", "add_output_args",
+           "add_partition_args", "available_memory", "budget_list", "check_outputs",
+           "demo_memory", "first_line", "int_at_least", "load_model", "load_target",
+           "make_inputs", "nonnegative", "parse_input_spec", "positive"]
+
+
+class CliError(Exception):
+    """A bad argument or an unusable target: reported as one line, exit status 2."""
+
+
+class ModelError(Exception):
+    """The user's callable or model raised: one line, exit status 1."""
+
+
+# --- arguments --------------------------------------------------------------------------------
+
+
+def parse_input_spec(spec: str) -> tuple[tuple[int, ...], Any]:
+    """``"8x128"`` -> ((8, 128), torch.float32); ``"8x128:int64"`` -> ((8, 128), torch.int64);
+    ``"scalar"`` or ``":float16"``-style empty shapes are not accepted (give ``1``)."""
+    shape_text, _, dtype_text = spec.partition(":")
+    dims = shape_text.strip().lower().split("x")
+    try:
+        shape = tuple(int(d) for d in dims)
+    except ValueError:
+        shape = ()
+    if not shape or any(d < 0 for d in shape):
+        raise CliError(f"--input {spec!r}: expected a shape like 8x128 or 8x128:int64 "
+                       f"(dimensions are non-negative integers joined by 'x')")
+    import torch  # after the shape: a malformed one fails without importing torch
+
+    dtype = torch.float32
+    if dtype_text:
+        dtype = getattr(torch, dtype_text.strip(), None)
+        if not isinstance(dtype, torch.dtype):
+            raise CliError(f"--input {spec!r}: unknown dtype {dtype_text!r} (e.g. float32, "
+                           f"float16, bfloat16, int64, int32, bool)")
+    return shape, dtype
+
+
+def make_inputs(specs: list[str], requires_grad: bool, int_high: int, seed: int) -> list:
+    import torch
+
+    g = torch.Generator().manual_seed(seed)
+    out = []
+    for spec in specs:
+        shape, dtype = parse_input_spec(spec)
+        if dtype.is_floating_point or dtype.is_complex:
+            t = torch.randn(shape, generator=g).to(dtype)
+            out.append(t.requires_grad_(requires_grad))
+        elif dtype == torch.bool:
+            out.append(torch.rand(shape, generator=g) < 0.5)
+        else:
+            out.append(torch.randint(0, int_high, shape, generator=g).to(dtype))
+    return out
+
+
+def load_target(target: str) -> Any:
+    """``module:attr`` (attr may be dotted) -> the object; the module is imported with the
+    working directory on ``sys.path``, as ``python -m`` would."""
+    mod_name, sep, attr = target.partition(":")
+    if not sep or not mod_name or not attr:
+        raise CliError(f"target {target!r}: expected module:callable, e.g. "
+                       f"mypkg.models:make_model")
+    if "" not in sys.path and os.getcwd() not in sys.path:
+        sys.path.insert(0, os.getcwd())
+    try:
+        obj = importlib.import_module(mod_name)
+    except ImportError as e:
+        raise CliError(f"cannot import {mod_name!r}: {e}") from e
+    except Exception as e:
+        raise ModelError(f"importing {mod_name!r} raised {type(e).__name__}: "
+                          f"{first_line(e)}") from e
+    for part in attr.split("."):
+        if not hasattr(obj, part):
+            raise CliError(f"target {target!r}: {mod_name!r} has no attribute {attr!r}")
+        obj = getattr(obj, part)
+    if not callable(obj):
+        raise CliError(f"target {target!r} is a {type(obj).__name__}, not a callable")
+    return obj
+
+
+def first_line(e: BaseException) -> str:
+    text = str(e).strip()
+    return text.splitlines()[0] if text else type(e).__name__
+
+
+def int_at_least(lo: int, hi: int | None = None):
+    """An argparse type: an integer in ``[lo, hi]``."""
+
+    def parse(text: str) -> int:
+        try:
+            v = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
+        if v < lo or (hi is not None and v > hi):
+            valid = f"[{lo}, {hi}]" if hi is not None else f">= {lo}"
+            raise argparse.ArgumentTypeError(f"{v} is out of range {valid}")
+        return v
+
+    return parse
+
+
+positive = int_at_least(1, 2**40)  # sizes: the memory checks refuse far less than this
+nonnegative = int_at_least(0)
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse, with its usage error as one line (``prog: error: ...``), exit status 2."""
+
+    def error(self, message: str):  # noqa: D401 - argparse API
+        self.exit(2, f"{self.prog}: error: {message} (see --help)\n")
+
+
+def add_output_args(p: argparse.ArgumentParser) -> None:
+    g = p.add_argument_group("output (nothing is written unless named)")
+    g.add_argument("--svg", metavar="FILE", help="draw the joint graph and the cut as SVG")
+    g.add_argument("--png", metavar="FILE",
+                   help="bar chart of saved bytes by method and op (needs matplotlib; "
+                        ".png or .svg)")
+    g.add_argument("--json", metavar="FILE", help="write the full report as JSON")
+    g.add_argument("--rows", type=nonnegative, default=15, metavar="N",
+                   help="rows per table in the printed report (default 15; 0: all)")
+    g.add_argument("--hops", type=nonnegative, default=1, metavar="K",
+                   help="SVG: draw nodes within K edges of the cut (default 1)")
+    g.add_argument("--focus", metavar="NODE",
+                   help="SVG: centre a large drawing on this FX node")
+
+
+def add_partition_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--mode", choices=["runtime", "memory"], default="runtime",
+                   help="fusioncut.Options.mode (default runtime)")
+    p.add_argument("--no-compare", action="store_true",
+                   help="skip PyTorch's min-cut partitioner and default_partition")
+    p.add_argument("--traceback", action="store_true", help="show Python tracebacks")
+
+
+def check_outputs(args) -> None:
+    """Every named output file can be written, checked before any work."""
+    for flag in ("svg", "png", "json"):
+        path = getattr(args, flag)
+        if path is None:
+            continue
+        if not path.strip():
+            raise CliError(f"--{flag} {path!r}: empty path; name a file")
+        target = Path(path)
+        if target.is_dir():
+            raise CliError(f"--{flag} {path}: is a directory; name a file")
+        parent = target.resolve().parent
+        if not parent.is_dir():
+            raise CliError(f"--{flag} {path}: directory {str(Path(path).parent)!r} "
+                           "does not exist")
+        try:  # a real probe: os.access says yes to root on read-only and virtual filesystems
+            if target.exists():
+                open(target, "ab").close()  # appends nothing, truncates nothing
+            else:
+                os.close(os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL))
+                os.unlink(target)
+        except OSError as e:
+            raise CliError(f"--{flag} {path}: not writable ({e.strerror})") from None
+    if getattr(args, "png", None) and importlib.util.find_spec("matplotlib") is None:
+        raise CliError(f"--png {args.png}: needs matplotlib (pip install matplotlib)")
+
+
+class QuietTorch:
+    """Raise torch's loggers to CRITICAL while the user's model is traced: a failing trace
+    then ends in one line from us, not in PyTorch's logged traceback. FUSIONCUT_LOG=debug
+    keeps them."""
+
+    def __enter__(self):
+        import logging
+
+        self._saved = {}
+        if logging.getLogger("fusioncut").isEnabledFor(logging.DEBUG):
+            return self
+        names = [n for n in logging.root.manager.loggerDict if n == "torch"
+                 or n.startswith("torch.")]
+        for name in names + ["torch"]:
+            lg = logging.getLogger(name)
+            self._saved[name] = lg.level
+            lg.setLevel(logging.CRITICAL)
+        return self
+
+    def __exit__(self, *exc):
+        import logging
+
+        for name, level in self._saved.items():
+            logging.getLogger(name).setLevel(level)
+        return False
+
+
+def available_memory() -> float | None:
+    """MemAvailable from /proc/meminfo, or physical memory; None when unknown."""
+    try:
+        with open("/proc/meminfo", encoding="ascii") as f:
+            for line in f:
+                if line.startswith("MemAvailable:"):
+                    return float(line.split()[1]) * 1024
+    except OSError:
+        pass
+    try:
+        return float(os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_AVPHYS_PAGES"))
+    except (ValueError, OSError, AttributeError):
+        return None
+
+
+def load_model(args) -> tuple[Any, list]:
+    """``args.target()`` and random inputs of the ``--input`` shapes: output paths, shapes
+    and memory checked before torch is imported or the user's code runs."""
+    check_outputs(args)
+    specs = list(args.input)
+    total = 0
+    for spec in specs:  # bad shapes fail before the user's code runs
+        shape, dtype = parse_input_spec(spec)
+        total += math.prod(shape) * dtype.itemsize
+    have = available_memory()
+    if have is not None and total > 0.5 * have:
+        raise CliError(f"--input {' '.join(specs)}: the inputs alone need {total / 2**30:.3g} "
+                       f"GiB, more than half of the {have / 2**30:.1f} GiB available")
+    import torch
+
+    factory = load_target(args.target)
+    try:
+        made = factory()
+    except Exception as e:
+        raise ModelError(f"{args.target}() raised {type(e).__name__}: {first_line(e)}") from e
+    is_module = isinstance(made, torch.nn.Module)
+    if not is_module and not callable(made):
+        raise CliError(f"{args.target}() returned a {type(made).__name__}; expected an "
+                       "nn.Module or a function")
+    if is_module:
+        made.train()
+    inputs = make_inputs(specs, requires_grad=not is_module, int_high=args.int_high,
+                         seed=args.seed)
+    if not is_module and not any(getattr(t, "requires_grad", False) for t in inputs):
+        raise CliError(f"{args.target}() returned a function but no --input is floating "
+                       "point: nothing requires grad, so there is no backward to partition")
+    return made, inputs
+
+
+# Measured: python -m fusioncut demo holds ~350 MB of torch and ~5 MB of graph bookkeeping
+# (three partitioners' copies of ~200 joint-graph nodes) per layer at the default sizes.
+_DEMO_BASE_BYTES = 400 * 2**20
+_DEMO_GRAPH_BYTES_PER_LAYER = 6 * 2**20
+
+
+DEMO_HEADS = 4
+
+
+def demo_memory(layers: int, d: int, t: int, b: int, h: int = DEMO_HEADS) -> float:
+    """Bytes the demo needs: torch, the graph copies, and the real tensors of one training
+    step (activations, attention scores, parameters and gradients), three times over for the
+    three partitioners' runs."""
+    per_layer_tensors = 4.0 * (b * t * (24 * d + 3 * h * t) + 2 * 12 * d * d)
+    return _DEMO_BASE_BYTES + float(layers) * (_DEMO_GRAPH_BYTES_PER_LAYER
+                                               + 3 * per_layer_tensors)
+
+
+def budget_list(text: str) -> list[float]:
+    try:
+        values = [float(x) for x in text.split(",") if x.strip()]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a comma-separated list of numbers"
+                                         ) from None
+    bad = [v for v in values if not 0.0 <= v <= 1.0]
+    if not values or bad:
+        raise argparse.ArgumentTypeError(f"{text!r}: budgets must be numbers in [0, 1]")
+    return values
