@@ -102,7 +102,6 @@ def main() -> int:
     parser.add_argument("--json", default=DEFAULT_JSON)
     args = parser.parse_args()
 
-    import fusioncut
     from fusioncut import dynamic
     from torch._functorch.partitioners import min_cut_rematerialization_partition
 

@@ -2,18 +2,13 @@
 patterns: the CLI runs, writes its JSON, and fusioncut saves no more than default_partition."""
 
 import json
-import os
-import sys
 
 import pytest
 
 pytest.importorskip("torch")
 fusioncut = pytest.importorskip("fusioncut")
 
-BENCH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "bench")
-sys.path.insert(0, BENCH)
-
-import bench_partition  # noqa: E402
+import bench_partition  # noqa: E402  (bench/ is on sys.path: tests/conftest.py)
 import partition_models  # noqa: E402
 
 

@@ -5,16 +5,11 @@ end and write its JSON.
 """
 
 import json
-import os
-import sys
 
 import numpy as np
 import pytest
 
-BENCH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "bench")
-sys.path.insert(0, BENCH)
-
-import bench_solver  # noqa: E402
+import bench_solver  # noqa: E402  (bench/ is on sys.path: tests/conftest.py)
 import graphs  # noqa: E402
 import peers  # noqa: E402
 

@@ -33,10 +33,7 @@ META_FIELDS = {"date_utc", "device", "device_name", "torch", "triton", "cuda", "
 
 @pytest.fixture(scope="module")
 def bench():
-    for path in (str(BENCH_DIR), str(BENCH_DIR.parent)):
-        if path not in sys.path:
-            sys.path.insert(0, path)
-    return importlib.import_module("bench_train")
+    return importlib.import_module("bench_train")  # bench/train is on sys.path (conftest.py)
 
 
 @pytest.fixture(scope="module")
@@ -116,11 +113,7 @@ def test_calibrate_triton_exits_clearly_without_cuda():
 
 
 def test_calibrate_k_free_is_last_k_within_tolerance():
-    sys.path.insert(0, str(BENCH_DIR))
-    try:
-        cal = importlib.import_module("calibrate_triton")
-    finally:
-        sys.path.remove(str(BENCH_DIR))
+    cal = importlib.import_module("calibrate_triton")
     series = [(1, 1.0), (8, 1.02), (32, 1.08), (64, 1.3), (128, 1.05)]
     assert cal.k_free(series, 0.10) == 32
     t0, bw, worst = cal.fit_bandwidth([(b, 0.01 + b / 2e9) for b in (1e8, 2e8, 4e8, 8e8)])

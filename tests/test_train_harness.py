@@ -6,18 +6,12 @@ import importlib
 import math
 import os
 import stat
-import sys
-from pathlib import Path
 
 import pytest
 
 torch = pytest.importorskip("torch")
 
-BENCH = Path(__file__).resolve().parents[1] / "bench"
-for path in (str(BENCH), str(BENCH / "train")):
-    if path not in sys.path:
-        sys.path.insert(0, path)
-
+# bench/ and bench/train/ are on sys.path (tests/conftest.py).
 batch_search = importlib.import_module("batch_search")
 common = importlib.import_module("common")
 configs = importlib.import_module("configs")

@@ -8,6 +8,8 @@ A configuration is a name and a factory for Inductor's ``custom_partitioner_fn``
     default_partition   torch's default_partition (saves what eager saves, no recomputation)
     fusioncut_runtime   fusioncut.InductorPartitioner(Options(mode="runtime"))
     fusioncut_memory    fusioncut.InductorPartitioner(Options(mode="memory"))
+    fusioncut_budget_50 / _0   fusioncut.InductorPartitioner(Options(memory_budget=0.5 / 0))
+    torch_budget_50 / _0       torch's partitioner, activation_memory_budget = 0.5 / 0
 
 ``CONFIGS`` is a registry: a fusioncut variant is one line,
 ``add_fusioncut_config("fusioncut_budget_50", memory_budget=0.5)`` (any ``fusioncut.Options``
@@ -185,8 +187,31 @@ register(Config("default_partition", "torch's default_partition (no recomputatio
                 lambda: make_recording_partitioner(_default_partition, "default_partition")))
 add_fusioncut_config("fusioncut_runtime", mode="runtime")
 add_fusioncut_config("fusioncut_memory", mode="memory")
-# Memory-budget variants go here, one line each, e.g.
-# add_fusioncut_config("fusioncut_budget_50", memory_budget=0.5)
+
+
+def add_torch_budget_config(name: str, budget: float) -> Config:
+    """Registers ``name`` as torch's ``min_cut_rematerialization_partition`` under
+    ``torch._functorch.config.activation_memory_budget = budget`` (its default solver)."""
+
+    def factory():
+        functorch_config, _, _, _, _ = torch_internals()
+        from torch._functorch.partitioners import min_cut_rematerialization_partition
+
+        def partition(gm, joint_inputs, **kwargs):
+            with functorch_config.patch(activation_memory_budget=budget):
+                return min_cut_rematerialization_partition(gm, joint_inputs, **kwargs)
+
+        return make_recording_partitioner(partition, name)
+
+    return register(Config(name, f"torch's min_cut_rematerialization_partition, "
+                                 f"activation_memory_budget={budget}", factory))
+
+
+# Memory budgets: fusioncut's frontier plan and PyTorch's knapsack plan at the same budget.
+add_fusioncut_config("fusioncut_budget_50", memory_budget=0.5)
+add_fusioncut_config("fusioncut_budget_0", memory_budget=0.0)
+add_torch_budget_config("torch_budget_50", 0.5)
+add_torch_budget_config("torch_budget_0", 0.0)
 
 
 # --- compiling -------------------------------------------------------------------------------

@@ -36,7 +36,6 @@ from fusioncut.cli_args import (
     first_line,
     int_at_least,
     load_model,
-    nonnegative,
     parse_input_spec,
     positive,
 )

@@ -60,6 +60,10 @@ class BudgetRow:
     budget: float
     fusioncut: PlanScore
     torch: PlanScore
+    at_torch_bytes: PlanScore | None = None
+    """fusioncut's plan for ``memory_budget_bytes`` = PyTorch's saved bytes at this budget:
+    the two partitioners compared at the same memory (the budget fractions of the two measure
+    different ranges)."""
 
 
 @dataclass
@@ -152,7 +156,11 @@ def pareto_report(joint_module: fx.GraphModule, joint_inputs: Any = None, *,
                                    error=f"{type(e).__name__}: {str(e).splitlines()[0][:160]}")
         else:
             theirs = PlanScore(0, 0.0, 0.0, 0, 0, 0, error="not compared")
-        report.rows.append(BudgetRow(b, mine, theirs))
+        same = None
+        if theirs.error is None:
+            point, _ = front.for_bytes(theirs.saved_bytes)
+            same = _point_score(decision, point, seconds, flops)
+        report.rows.append(BudgetRow(b, mine, theirs, same))
     return report
 
 
@@ -181,7 +189,9 @@ def pareto_dict(report: ParetoReport) -> dict:
             "frontier_s": report.frontier_s,
             "frontier": [vars(p) for p in report.frontier],
             "rows": [{"budget": r.budget, "fusioncut": vars(r.fusioncut),
-                      "torch": vars(r.torch)} for r in report.rows]}
+                      "torch": vars(r.torch),
+                      "fusioncut_at_torch_bytes": (vars(r.at_torch_bytes) if r.at_torch_bytes
+                                                   else None)} for r in report.rows]}
 
 
 def plot_pareto(report: ParetoReport, path: str, title: str = "") -> None:
