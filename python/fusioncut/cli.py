@@ -84,24 +84,14 @@ def build_parser() -> argparse.ArgumentParser:
     add_partition_args(demo)
     add_output_args(demo)
 
-    ex = sub.add_parser(
-        "explain", help="explain the partition of your model: module:callable + input shapes",
+    ex = _target_parser(
+        sub, "explain", help="explain the partition of your model: module:callable + input "
+                             "shapes",
         description="Import TARGET (module:callable, e.g. mypkg.models:make_model), call it "
                     "with no arguments, and explain the partition of what it returns: an "
                     "nn.Module (its parameters are the trainable inputs) or a function (its "
                     "floating-point inputs require grad). Inputs are random tensors of the "
-                    "given shapes.",
-        epilog="input shapes: 8x128 (float32), 8x128:int64, 4x3x32x32:bfloat16, 16:bool",
-        formatter_class=argparse.RawDescriptionHelpFormatter)
-    ex.add_argument("target", metavar="TARGET", help="module:callable returning a model or "
-                                                     "function")
-    ex.add_argument("--input", action="append", default=[], metavar="SHAPE[:DTYPE]",
-                    help="one example input (repeat in argument order)")
-    ex.add_argument("--int-high", type=int_at_least(1, 2**63 - 1), default=2, metavar="N",
-                    help="integer inputs are drawn from [0, N) (default 2: valid indices for "
-                         "any embedding)")
-    ex.add_argument("--seed", type=int_at_least(0, 2**63 - 1), default=0,
-                    help="seed for the inputs (default 0)")
+                    "given shapes.")
     add_partition_args(ex)
     add_output_args(ex)
 
@@ -117,25 +107,34 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _target_parser(sub, name: str, *, help: str, description: str) -> argparse.ArgumentParser:
+    """A command that imports TARGET (module:callable) and calls it on random inputs."""
+    p = sub.add_parser(name, help=help, description=description,
+                       epilog="input shapes: 8x128 (float32), 8x128:int64, "
+                              "4x3x32x32:bfloat16, 16:bool",
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("target", metavar="TARGET", help="module:callable returning a model or "
+                                                    "function")
+    p.add_argument("--input", action="append", default=[], metavar="SHAPE[:DTYPE]",
+                   help="one example input (repeat in argument order)")
+    p.add_argument("--int-high", type=int_at_least(1, 2**63 - 1), default=2, metavar="N",
+                   help="integer inputs are drawn from [0, N) (default 2: valid indices for "
+                        "any embedding)")
+    p.add_argument("--seed", type=int_at_least(0, 2**63 - 1), default=0,
+                   help="seed for the inputs (default 0)")
+    return p
+
+
 def _add_budget_commands(sub) -> None:
     """Add ``pareto`` and ``calibrate`` to the command line's sub-parsers."""
-    par = sub.add_parser(
-        "pareto", help="the memory-budget frontier of your model, with PyTorch's budget plans",
+    par = _target_parser(
+        sub, "pareto", help="the memory-budget frontier of your model, with PyTorch's "
+                            "budget plans",
         description="Import TARGET (module:callable) as `explain` does, compute fusioncut's "
                     "frontier between recomputation and activation memory, and score "
                     "fusioncut's and PyTorch's activation_memory_budget plans at each budget "
                     "the same way: saved bytes, estimated peak, recompute time on the device "
-                    "and PyTorch's FLOP count.",
-        epilog="input shapes: 8x128 (float32), 8x128:int64, 4x3x32x32:bfloat16, 16:bool",
-        formatter_class=argparse.RawDescriptionHelpFormatter)
-    par.add_argument("target", metavar="TARGET", help="module:callable returning a model or "
-                                                      "function")
-    par.add_argument("--input", action="append", default=[], metavar="SHAPE[:DTYPE]",
-                     help="one example input (repeat in argument order)")
-    par.add_argument("--int-high", type=int_at_least(1, 2**63 - 1), default=2, metavar="N",
-                     help="integer inputs are drawn from [0, N) (default 2)")
-    par.add_argument("--seed", type=int_at_least(0, 2**63 - 1), default=0,
-                     help="seed for the inputs (default 0)")
+                    "and PyTorch's FLOP count.")
     par.add_argument("--device", default=None, metavar="NAME|PROFILE",
                      help="price recomputation on a preset (h100, cpu) or a profile written "
                           "by `calibrate --out` (default h100)")
