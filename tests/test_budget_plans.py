@@ -341,3 +341,53 @@ def test_values_read_from_a_mutated_input_are_not_recomputed(options):
     compiled(x).backward()
     torch.testing.assert_close(module.lin.weight.grad, eager.lin.weight.grad)
     torch.testing.assert_close(module.shift, eager.shift)
+
+
+_COLLECTIVE_SCRIPT = r"""
+import os, sys, tempfile, warnings
+import torch, torch.distributed as dist
+import torch.distributed._functional_collectives as funcol
+from functorch.compile import aot_function, make_boxed_func
+import fusioncut
+from fusioncut.options import Options
+
+dist.init_process_group("gloo", init_method="file://" + sys.argv[1], rank=0, world_size=1)
+graphs = {}
+
+def part(joint, joint_inputs, **kwargs):
+    fw, bw = fusioncut.partition(joint, joint_inputs, options=Options(memory_budget=0.0),
+                                 **kwargs)
+    graphs["fw"], graphs["bw"] = fw, bw
+    return fw, bw
+
+def fn(x, w):
+    h = funcol.all_reduce(torch.tanh(x @ w), "sum", dist.group.WORLD)
+    return (h.sin() * h).sum()
+
+compiler = lambda gm, _: make_boxed_func(gm.forward)
+x, w = torch.randn(4, 8), torch.randn(8, 8, requires_grad=True)
+with warnings.catch_warnings():
+    warnings.simplefilter("error", fusioncut.FallbackWarning)
+    aot_function(fn, compiler, compiler, partition_fn=part)(x, w).backward()
+w2 = w.detach().clone().requires_grad_()
+fn(x, w2).backward()
+assert torch.allclose(w.grad, w2.grad, atol=1e-5), (w.grad - w2.grad).abs().max()
+def collectives(gm):  # node names: a recomputed node keeps its joint-graph name
+    return {n.name for n in gm.graph.nodes
+            if n.op == "call_function" and "c10d_functional" in str(n.target)}
+forward = collectives(graphs["fw"])
+assert forward, graphs["fw"].code
+again = forward & collectives(graphs["bw"])  # the backward's own all_reduce is the gradient's
+assert not again, again
+dist.destroy_process_group()
+print("ok")
+"""
+
+
+def test_collectives_are_never_recomputed_under_a_budget(tmp_path):
+    import subprocess
+    import sys
+
+    proc = subprocess.run([sys.executable, "-c", _COLLECTIVE_SCRIPT, str(tmp_path / "store")],
+                          capture_output=True, text=True, timeout=180)
+    assert proc.returncode == 0 and proc.stdout.strip().endswith("ok"), proc.stderr[-2000:]
