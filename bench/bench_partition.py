@@ -1,4 +1,4 @@
-"""End-to-end partition benchmark (issue #3): fusioncut.partition against PyTorch's partitioners.
+"""End-to-end partition benchmark: fusioncut.partition against PyTorch's partitioners.
 
     python bench/bench_partition.py [--quick] [--models gpt48 resnet ...] [--repeats N]
                                     [--json PATH]
@@ -334,7 +334,7 @@ def format_model(r: ModelResult) -> str:
 
 
 def check(results: list[ModelResult]) -> tuple[list[str], list[str], list[str]]:
-    """(failures, misses, targets): MISMATCH lines, MISS lines, issue #3 target lines."""
+    """(failures, misses, targets): MISMATCH lines, MISS lines, target lines."""
     failures, misses, targets = [], [], []
     for r in results:
         for method, c in r.cells.items():
@@ -382,8 +382,7 @@ def _versions() -> dict:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description="fusioncut end-to-end partition benchmark "
-                                                 "(issue #3)")
+    parser = argparse.ArgumentParser(description="fusioncut end-to-end partition benchmark")
     parser.add_argument("--quick", action="store_true",
                         help=f"{', '.join(partition_models.QUICK)}; 3 repeats (< 60 s)")
     parser.add_argument("--models", nargs="+", choices=list(partition_models.MODELS),

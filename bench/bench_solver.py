@@ -417,7 +417,7 @@ def build_graphs(families: list[str], sizes: list[int], recorded: list[str], see
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description="fusioncut max-flow benchmark (issue #2)")
+    parser = argparse.ArgumentParser(description="fusioncut max-flow benchmark")
     parser.add_argument("--quick", action="store_true", help="small graphs, few repeats (<60 s)")
     parser.add_argument("--json", default=DEFAULT_JSON, help=f"output file (default {DEFAULT_JSON})")
     parser.add_argument(

@@ -25,7 +25,7 @@ embedding, N blocks of [LayerNorm, causal self-attention (separate q, k, v Linea
 softmax, output Linear, dropout), residual, LayerNorm, MLP (Linear, tanh-GeLU, Linear,
 dropout), residual], final LayerNorm, LM head, cross-entropy. Hidden size 32, 2 heads,
 sequence 16, vocab 64, batch 2, residual dropout 0.1 (none on the attention probabilities). Separate q/k/v and the two residual dropouts are what
-bring the 48-layer network to the size issue #2 quotes (about 13.8k vertices, 17.4k edges);
+bring the 48-layer network to about 13.8k vertices and 17.4k edges;
 a fused qkv Linear without dropout gives 11.4k / 14.4k. The network's size does not depend
 on the hidden size, so tracing stays quick on CPU (96 layers in well under a minute).
 
