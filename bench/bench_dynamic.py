@@ -14,6 +14,8 @@ Timed, in the same run:
   ``--repeats`` calls (garbage collector off);
 - ``torch``: a fresh ``min_cut_rematerialization_partition`` of a copy of the same joint
   graph (what torch does for every new graph), median over a few calls;
+- ``budget``: ``Plan.solve(sizes, memory_budget=0.5)``: the budget frontier at new sizes and
+  its plan (median over 20 seeded sizes);
 - ``breakpoints``: ``Plan.breakpoints(seq, 16, 65536)`` with batch at its hint.
 
 Checked: the decision at the hints equals ``fusioncut.decide`` on the same graph (``plan``
@@ -136,6 +138,9 @@ def main() -> int:
     it = iter(sizes_list * 2)
     plan.solve(sizes_list[0])  # warm
     solve_times = timed(lambda: plan.solve(next(it)), args.repeats)
+    # Under a memory budget: the frontier at the new sizes, then its plan for the budget.
+    it_b = iter(sizes_list * 2)
+    budget_times = timed(lambda: plan.solve(next(it_b), memory_budget=0.5), 20)
 
     torch_times = []
     for _ in range(args.torch_repeats):
@@ -191,6 +196,8 @@ def main() -> int:
         ("torch min_cut_rematerialization_partition",
          f"{torch_med * 1e3:.0f} ms median of {args.torch_repeats}"),
         ("ratio torch / Plan.solve", f"{ratio:,.0f}x"),
+        ("Plan.solve(sizes, memory_budget=0.5)",
+         f"{statistics.median(budget_times) * 1e3:.1f} ms median of 20 seeded sizes"),
         ("Plan.breakpoints(seq, 16, 65536)", f"{bp_med * 1e3:.2f} ms median of 5, "
                                              f"{len(bp)} range(s): "
                                              + ", ".join(f"[{a}, {b}]" for a, b, _ in bp)),
@@ -223,6 +230,7 @@ def main() -> int:
         "trace_s": trace_s,
         "plan_s": plan_times,
         "solve_s_median": solve_med,
+        "budget_solve_s_median": statistics.median(budget_times),
         "solve_s_p90": float(np.percentile(solve_times, 90)),
         "solve_s_min": min(solve_times),
         "load_average": os.getloadavg(),
