@@ -102,6 +102,7 @@ def recompute_model(graph: JointGraph, device: Device) -> RecomputeModel:
     flops = np.zeros(n, dtype=np.float64)
     blocker = backward_blockers(graph)
     nodes = graph.nodes
+    counted: dict = {}  # identical layers share their FLOP count: one formula call each
     for i in range(n):
         k = int(kind[i])
         if k in _FREE:
@@ -114,8 +115,28 @@ def recompute_model(graph: JointGraph, device: Device) -> RecomputeModel:
             continue
         kernel[i] = True
         if k == OpKind.COMPUTE_INTENSIVE:
-            flops[i] = node_flops(node)
+            key = _shape_key(node)
+            if key not in counted:
+                counted[key] = node_flops(node)
+            flops[i] = counted[key]
     return RecomputeModel(device=device, op_time=op_time, kernel=kernel, flops=flops)
+
+
+def _shape_key(node: fx.Node):
+    """What a FLOP formula reads: the target and its arguments, tensors by shape."""
+
+    def key(a):
+        if isinstance(a, fx.Node):
+            val = a.meta.get("val")
+            if isinstance(val, torch.Tensor):
+                return ("t", tuple(d if isinstance(d, int) else str(d) for d in val.shape))
+            return ("n", a.name)
+        if isinstance(a, (list, tuple)):
+            return tuple(key(x) for x in a)
+        return a if isinstance(a, (int, float, bool, str, type(None))) else repr(a)
+
+    return (node.target, key(node.args), tuple(sorted((k, key(v))
+                                                      for k, v in node.kwargs.items())))
 
 
 def node_flops(node: fx.Node) -> float:
