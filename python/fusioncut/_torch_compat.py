@@ -15,6 +15,9 @@ or changed between releases; each one is resolved lazily, at the time of use, so
     _LazyGraphModule                torch.fx._lazy_graph_module
     symbol binding helpers          torch.fx.experimental.symbolic_shapes
     CustomPartitionerFn             torch._inductor.custom_graph_pass (>=2.9)
+    unset_fake_temporarily          torch._subclasses.fake_tensor
+    no_dispatch                     torch.utils._mode_utils
+    no_python_dispatcher            torch._dispatch.python
 
 On torch 2.8, ``fusioncut.partition`` works as an AOTAutograd ``partition_fn``; the Inductor
 hook (``InductorPartitioner``) needs 2.9 and says so when constructed.
@@ -22,6 +25,7 @@ hook (``InductorPartitioner``) needs 2.9 and says so when constructed.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import importlib
 from typing import Any
@@ -229,6 +233,25 @@ def activation_quantization_enabled() -> bool:
 
 def activation_offloading_enabled() -> bool:
     return bool(getattr(functorch_config(), "enable_activation_offloading", False))
+
+
+# --- object collectives inside a compile (fusioncut.ranks) --------------------------------
+
+
+@contextlib.contextmanager
+def outside_tracing() -> Any:
+    """Real tensors and the plain C++ dispatcher while a compile traces: no fake mode, no
+    dispatch mode, no Python dispatcher. Object collectives (``broadcast_object_list``) made
+    inside a partitioner need all three. Under AOTAutograd's Python dispatcher a collective
+    runs with the GIL held; gloo's worker thread, holding the process group's queue lock,
+    may need the GIL to free the previous collective's tensors, and the two processes hang
+    (seen on torch 2.13 in about one run in ten; torch's own ``_sync_decision_cross_ranks``
+    leaves the Python dispatcher on)."""
+    unset_fake = _require("torch._subclasses.fake_tensor", "unset_fake_temporarily")
+    no_dispatch = _require("torch.utils._mode_utils", "no_dispatch")
+    no_python_dispatcher = _require("torch._dispatch.python", "no_python_dispatcher")
+    with no_dispatch(), unset_fake(), no_python_dispatcher():
+        yield
 
 
 # --- Inductor -------------------------------------------------------------------------------

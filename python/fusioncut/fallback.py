@@ -45,14 +45,12 @@ def describe_node(kind: str, node: fx.Node) -> str:
 
 def unsupported_config() -> str | None:
     """torch settings that change what a partitioner must emit and that fusioncut does not
-    model, named for a warning; read once per call, never cached."""
+    model, named for a warning; read once per call, never cached.
+    (``_sync_decision_cross_ranks`` is modelled: ``ranks.py``.)"""
     if _torch_compat.activation_offloading_enabled():
         return "torch._functorch.config.enable_activation_offloading = True"
     if _torch_compat.activation_quantization_enabled():
         return "activation quantization (post_grad_fusion_options)"
-    config = _torch_compat.functorch_config()
-    if getattr(config, "_sync_decision_cross_ranks", False):
-        return "torch._functorch.config._sync_decision_cross_ranks = True"
     return None
 
 

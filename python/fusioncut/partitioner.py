@@ -3,6 +3,8 @@
     joint_module ─> fallback.unsupported_config / JointGraph.unsupported ──> torch's partitioner
          │                                                                  (FallbackWarning)
          ├─> decision.decide_graph ─> emit.build_modules ─> (forward, backward)
+         │        └─ _sync_decision_cross_ranks, a collective in the graph: rank 0's saved
+         │           set (ranks.adopt_rank0)
          ├─ an invoke_subgraph region seen before (regions.Region.reuse) ─> emit.Template
          ├─ sizes= / range_report= ─> dynamic.plan ─> Plan.solve ─> emit
          └─ report= ─> report.report_from_decision
@@ -20,13 +22,13 @@ from typing import Any, Callable
 import torch
 import torch.fx as fx
 
-from fusioncut import _torch_compat, regions
+from fusioncut import _torch_compat, ranks, regions
 from fusioncut._log import log_decision, logger
 from fusioncut.decision import Decision, PartitionError, decide, decide_graph
 from fusioncut.dynamic import RangeReport, SizeError, check_optimal_over_ranges, plan
 from fusioncut.emit import build_modules
 from fusioncut.fallback import fallback_partition, unsupported_config
-from fusioncut.graph import JointGraph, check_joint_module, unsupported_construct
+from fusioncut.graph import JointGraph, Value, check_joint_module, unsupported_construct
 from fusioncut.options import Options
 from fusioncut.report import report_from_decision
 
@@ -89,6 +91,8 @@ def partition(joint_module: fx.GraphModule, _joint_inputs: Any, compiler: str = 
     options = with_torch_budget(options, graph.memory_budget)
     t0 = time.perf_counter()
     decision = decide_graph(graph, static_lifetime_input_indices, options)
+    if ranks.sync_requested(graph):
+        ranks.adopt_rank0(decision)
     t1 = time.perf_counter()
     log_decision(decision, decide_s=t1 - t0)
     if region is not None:
@@ -145,6 +149,14 @@ def partition_for_sizes(joint_module: fx.GraphModule, joint_inputs: Any,
     chosen = sizes(p) if callable(sizes) else sizes
     if report is not None:
         report(check_optimal_over_ranges(p, chosen))
+    if ranks.sync_requested(p.graph):
+        g = p.graph
+        saved = ranks.sync_saved(g, p.solve(chosen).saved_index).tolist()
+        return build_modules(joint_module,
+                             [g.nodes[i] for i in saved if g.value[i] == Value.TENSOR],
+                             [g.nodes[i] for i in saved if g.value[i] == Value.SYMINT],
+                             num_fwd_outputs=num_fwd_outputs,
+                             static_lifetime_input_indices=static_lifetime_input_indices)
     return p.partition(chosen)
 
 
@@ -174,9 +186,10 @@ def _region(joint_module: Any, joint_inputs: Any, num_fwd_outputs: int,
             report: Any) -> regions.Region | None:
     """The decision cache of AOTAutograd's per-region calls for invoke_subgraph
     (``regions.py``), or None: another kind of call, a report asked for (it needs the whole
-    decision), or a torch setting that makes fusioncut fall back."""
+    decision), a torch setting that makes fusioncut fall back, or ranks that share rank 0's
+    decisions (a replay on one rank must not skip the exchange another rank makes)."""
     if report is not None or not regions.is_region_call(joint_module, joint_inputs) \
-            or unsupported_config() is not None:
+            or unsupported_config() is not None or ranks.sync_flag_active():
         return None
     return regions.Region(joint_module, num_fwd_outputs, static_lifetime_input_indices,
                           options)

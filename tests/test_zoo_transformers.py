@@ -1,0 +1,179 @@
+"""Real models: Hugging Face transformers built from their configs (random weights, tiny sizes).
+
+Each model (GPT-2, Llama, T5, ViT, Whisper; every dropout 0) is wrapped to return its loss,
+compiled with ``torch.compile`` on AOTAutograd with ``fusioncut.partition`` as the
+``partition_fn`` (forward and backward run as traced, no Inductor) with ``FallbackWarning``
+turned into an error, and trained for one step next to an eager copy. Every joint graph is
+also partitioned by fusioncut and by PyTorch's ``min_cut_rematerialization_partition``, side
+by side on copies, and both forward modules are priced the same way
+(``fusioncut.report.measure`` with the decision's cost model, as bench/bench_partition.py
+does). Asserted per model: no fallback, the loss and gradients equal eager, and fusioncut saves
+at most the activation bytes PyTorch's partitioner saves, in every joint graph.
+
+Traced through Dynamo rather than ``aot_module``: Dynamo deduplicates tied weights (GPT-2, T5
+and Whisper tie their embeddings, which ``aot_module``'s ``functional_call`` refuses) and
+graph-breaks where Hugging Face code cannot be traced.
+"""
+
+from __future__ import annotations
+
+import copy
+import os
+import warnings
+
+import pytest
+import torch
+from functorch.compile import make_boxed_func, min_cut_rematerialization_partition
+from torch._dynamo.backends.common import aot_autograd
+from torch._subclasses.fake_tensor import unset_fake_temporarily
+
+import fusioncut
+from fusioncut.decision import decide
+from fusioncut.fallback import FallbackWarning
+from fusioncut.report import measure
+
+if os.environ.get("CI"):
+    import transformers  # the test extra installs it: CI must not skip these
+else:
+    transformers = pytest.importorskip("transformers")
+
+VOCAB, SEQ, BATCH = 96, 8, 2
+
+
+class Loss(torch.nn.Module):
+    """A Hugging Face model called with keywords; returns its scalar loss."""
+
+    def __init__(self, model: torch.nn.Module, input_name: str):
+        super().__init__()
+        self.model = model
+        self.input_name = input_name
+
+    def forward(self, inputs, labels):
+        return self.model(**{self.input_name: inputs}, labels=labels).loss
+
+
+def _ids(g, *shape):
+    return torch.randint(0, VOCAB, shape, generator=g)
+
+
+def gpt2(g):
+    cfg = transformers.GPT2Config(vocab_size=VOCAB, n_positions=16, n_embd=32, n_layer=2,
+                                  n_head=2, resid_pdrop=0.0, embd_pdrop=0.0, attn_pdrop=0.0,
+                                  bos_token_id=0, eos_token_id=0)
+    x = _ids(g, BATCH, SEQ)
+    return Loss(transformers.GPT2LMHeadModel(cfg), "input_ids"), (x, x)
+
+
+def llama(g):
+    cfg = transformers.LlamaConfig(vocab_size=VOCAB, hidden_size=32, intermediate_size=64,
+                                   num_hidden_layers=2, num_attention_heads=4,
+                                   num_key_value_heads=2, max_position_embeddings=16,
+                                   attention_dropout=0.0, bos_token_id=0, eos_token_id=0)
+    x = _ids(g, BATCH, SEQ)
+    return Loss(transformers.LlamaForCausalLM(cfg), "input_ids"), (x, x)
+
+
+def t5(g):
+    cfg = transformers.T5Config(vocab_size=VOCAB, d_model=32, d_kv=8, d_ff=64, num_layers=2,
+                                num_decoder_layers=2, num_heads=4, dropout_rate=0.0,
+                                decoder_start_token_id=0, pad_token_id=0, eos_token_id=1)
+    return (Loss(transformers.T5ForConditionalGeneration(cfg), "input_ids"),
+            (_ids(g, BATCH, SEQ), _ids(g, BATCH, SEQ)))
+
+
+def vit(g):
+    cfg = transformers.ViTConfig(image_size=16, patch_size=4, num_channels=3, hidden_size=32,
+                                 num_hidden_layers=2, num_attention_heads=4,
+                                 intermediate_size=64, hidden_dropout_prob=0.0,
+                                 attention_probs_dropout_prob=0.0, num_labels=5)
+    return (Loss(transformers.ViTForImageClassification(cfg), "pixel_values"),
+            (torch.randn(BATCH, 3, 16, 16, generator=g), torch.randint(0, 5, (BATCH,),
+                                                                       generator=g)))
+
+
+def whisper(g):
+    cfg = transformers.WhisperConfig(
+        vocab_size=VOCAB, num_mel_bins=8, encoder_layers=2, decoder_layers=2,
+        encoder_attention_heads=4, decoder_attention_heads=4, d_model=32, encoder_ffn_dim=64,
+        decoder_ffn_dim=64, max_source_positions=8, max_target_positions=16, dropout=0.0,
+        attention_dropout=0.0, activation_dropout=0.0, decoder_start_token_id=1,
+        pad_token_id=0, bos_token_id=1, eos_token_id=2)
+    # the encoder's two convolutions halve the 16 input frames to max_source_positions
+    return (Loss(transformers.WhisperForConditionalGeneration(cfg), "input_features"),
+            (torch.randn(BATCH, 8, 16, generator=g), _ids(g, BATCH, SEQ)))
+
+
+MODELS = {"gpt2": gpt2, "llama": llama, "t5": t5, "vit": vit, "whisper": whisper}
+
+
+def _boxed(gm, _example_inputs):
+    return make_boxed_func(gm)
+
+
+class Recording:
+    """fusioncut.partition as AOTAutograd's partition_fn, keeping a private copy of every
+    joint graph it is handed (taken outside the compile's fake mode: joint graphs may hold
+    real tensor constants)."""
+
+    def __init__(self):
+        self.joints: list[tuple] = []
+
+    def __call__(self, joint_module, joint_inputs, **kwargs):
+        with unset_fake_temporarily():
+            self.joints.append((copy.deepcopy(joint_module), joint_inputs, dict(kwargs)))
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", FallbackWarning)
+            return fusioncut.partition(joint_module, joint_inputs, **kwargs)
+
+
+def _grads(model):
+    return {name: p.grad for name, p in model.named_parameters() if p.grad is not None}
+
+
+@pytest.fixture(scope="module", params=list(MODELS))
+def compiled(request):
+    torch.manual_seed(0)
+    model, args = MODELS[request.param](torch.Generator().manual_seed(0))
+    model.train()
+    eager = copy.deepcopy(model)
+    recording = Recording()
+    torch._dynamo.reset()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", FutureWarning)
+        loss = torch.compile(model, backend=aot_autograd(
+            fw_compiler=_boxed, bw_compiler=_boxed, partition_fn=recording))(*args)
+        loss.backward()
+        eager_loss = eager(*args)
+        eager_loss.backward()
+    torch._dynamo.reset()
+    return request.param, (loss, _grads(model)), (eager_loss, _grads(eager)), recording.joints
+
+
+def test_zoo_transformers_gradients_equal_eager(compiled):
+    name, (loss, grads), (eager_loss, eager_grads), joints = compiled
+    assert joints, f"{name}: AOTAutograd produced no joint graph"
+    torch.testing.assert_close(loss, eager_loss, rtol=1e-5, atol=1e-6)
+    assert grads.keys() == eager_grads.keys()
+    for key in grads:
+        torch.testing.assert_close(grads[key], eager_grads[key], rtol=1e-4, atol=1e-6,
+                                   msg=lambda m, key=key: f"{name}: {key}: {m}")
+
+
+def test_zoo_transformers_saves_at_most_pytorchs_bytes(compiled):
+    name, _, _, joints = compiled
+    for k, (joint, joint_inputs, kwargs) in enumerate(joints):
+        n = kwargs["num_fwd_outputs"]
+        static = kwargs.get("static_lifetime_input_indices")
+        priced = decide(joint, num_fwd_outputs=n, static_lifetime_input_indices=static)
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", FallbackWarning)
+            fc_fw, _ = fusioncut.partition(copy.deepcopy(joint), joint_inputs, **kwargs)
+        pt_fw, _ = min_cut_rematerialization_partition(copy.deepcopy(joint), joint_inputs,
+                                                       **kwargs)
+        ours = measure("fusioncut", fc_fw, priced.graph, priced.costs, priced.static_inputs,
+                       None)
+        theirs = measure("torch", pt_fw, priced.graph, priced.costs, priced.static_inputs,
+                         None)
+        assert ours.saved_bytes <= theirs.saved_bytes, (
+            f"{name} graph {k}: fusioncut saves {ours.saved_bytes} B {sorted(ours.saved)}, "
+            f"PyTorch {theirs.saved_bytes} B {sorted(theirs.saved)}")
