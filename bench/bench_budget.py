@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import copy
+import gc
 import os
 import statistics
 import sys
@@ -75,11 +76,14 @@ def build(name: str, quick: bool):
 def _time_partitions(cap, budgets, repeats: int) -> tuple[float, dict[float, float]]:
     """Median seconds of ``fusioncut.partition`` in runtime mode and at each budget, calls
     interleaved round by round (load from other processes hits all alike), each on its own
-    deep copy of the joint graph (the copy is not timed)."""
+    deep copy of the joint graph (the copy is not timed). The garbage of earlier calls is
+    collected before each call, so a full collection triggered by the copies does not land
+    in whichever call happens to run next."""
     runs: dict[object, list[float]] = {None: [], **{b: [] for b in budgets}}
     for _ in range(repeats):
         for b in runs:
             jm = copy.deepcopy(cap.joint_module)
+            gc.collect()
             t0 = time.perf_counter()
             fusioncut.partition(jm, cap.joint_inputs, num_fwd_outputs=cap.num_fwd_outputs,
                                 static_lifetime_input_indices=cap.static_lifetime_input_indices,

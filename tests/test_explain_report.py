@@ -260,3 +260,23 @@ def test_explain_refuses_a_graph_that_falls_back_to_torch(captured):
         jm.graph.call_function(torch.ops.aten.relu.default, (first,))  # no meta["val"]
     with pytest.raises(ValueError, match="falls back to PyTorch's partitioner"):
         explain_joint(jm, num_fwd_outputs=captured.num_fwd_outputs, compare=False)
+
+
+class _ScaledByConstant(nn.Module):
+    """A tensor literal in ``forward`` becomes a real ``_tensor_constant`` in the joint graph."""
+
+    def __init__(self):
+        super().__init__()
+        self.lin = nn.Linear(4, 4)
+
+    def forward(self, x):
+        return (self.lin(x).tanh() * torch.tensor([1.0, 2.0, 3.0, 4.0])).sum()
+
+
+def test_capture_keeps_real_tensor_constants_real():
+    cap = capture(_ScaledByConstant(), torch.randn(2, 4))
+    constants = [getattr(cap.joint_module, n.target)
+                 for n in cap.joint_module.graph.find_nodes(op="get_attr")]
+    assert constants and all(type(c) is torch.Tensor and c.device.type == "cpu"
+                             for c in constants)
+    assert isinstance(explain(_ScaledByConstant(), torch.randn(2, 4)), Report)

@@ -235,6 +235,12 @@ def activation_offloading_enabled() -> bool:
     return bool(getattr(functorch_config(), "enable_activation_offloading", False))
 
 
+def no_fake_mode() -> Any:
+    """A context in which a compile's active fake mode is switched off, so that deep copies of
+    a joint graph holding real tensor constants (tied embeddings, buffers) stay real."""
+    return _require("torch._subclasses.fake_tensor", "unset_fake_temporarily")()
+
+
 # --- object collectives inside a compile (fusioncut.ranks) --------------------------------
 
 

@@ -7,7 +7,7 @@ it does not model (a higher-order op, an unknown effectful op, ...), it calls
 ``FallbackWarning``:
 
     fusioncut: falling back to PyTorch's partitioner: the graph contains higher-order op
-    torch.ops.higher_order.invoke_subgraph (node 'invoke_subgraph_1')
+    torch.ops.higher_order.hints_wrapper (node 'hints_wrapper')
 
 Filter the warning class to silence it, or turn it into an error in tests
 (``warnings.simplefilter("error", fusioncut.FallbackWarning)``).
@@ -30,7 +30,7 @@ class FallbackWarning(UserWarning):
 
 
 def describe_node(kind: str, node: fx.Node) -> str:
-    """``"higher-order op torch.ops.higher_order.invoke_subgraph (node 'invoke_subgraph_1')"``."""
+    """``"higher-order op torch.ops.higher_order.hints_wrapper (node 'hints_wrapper')"``."""
     target = node.target
     if isinstance(target, _torch_compat.higher_order_operator_cls()):
         label = f"torch.ops.{target.namespace}.{target.name()}"

@@ -85,9 +85,10 @@ class Options:
 
     annotations_override_bans: bool = True
     """``node.meta["recompute"] in (MUST_RECOMPUTE, PREFER_RECOMPUTE)`` lifts heuristic bans
-    (compute-intensive, not fusible, reduction, collective, random with RNG replay), as torch
-    does for selective activation checkpointing and DeepSpeed. Mutating and effectful ops stay
-    banned. ``False``: every ban stands and a conflicting annotation is a ``PartitionError``."""
+    (compute-intensive, not fusible, reduction, random with RNG replay), as torch does for
+    selective activation checkpointing and DeepSpeed. Collective, mutating and effectful ops
+    stay banned: recomputing them would change what the program does. ``False``: every ban
+    stands and a conflicting annotation is a ``PartitionError``."""
 
     algorithm: str = "auto"
     """Max-flow algorithm passed to ``fusioncut.min_node_cut``: ``"auto"``,

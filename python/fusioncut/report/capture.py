@@ -41,7 +41,9 @@ def capture(fn_or_module: Any, *example_inputs: Any, function: str = "capture") 
 
     def record(joint_module, joint_inputs, *, num_fwd_outputs, **kwargs):
         static = kwargs.pop("static_lifetime_input_indices", None)
-        captured.append(Captured(copy.deepcopy(joint_module), joint_inputs, num_fwd_outputs,
+        with _torch_compat.no_fake_mode():  # real constants must not become fake copies
+            private = copy.deepcopy(joint_module)
+        captured.append(Captured(private, joint_inputs, num_fwd_outputs,
                                  list(static) if static is not None else None, kwargs))
         return default_partition(joint_module, joint_inputs, num_fwd_outputs=num_fwd_outputs,
                                  static_lifetime_input_indices=static)
