@@ -36,6 +36,7 @@ from fusioncut.cli_args import (
     first_line,
     int_at_least,
     load_model,
+    model_work,
     parse_input_spec,
     positive,
 )
@@ -251,17 +252,9 @@ def cmd_explain(args) -> int:
     made, inputs = load_model(args)  # every argument checked first, torch imported after
     from fusioncut.report import explain
 
-    try:
-        with QuietTorch():
-            report = explain(made, *inputs, options=options_from_args(args),
-                             compare=not args.no_compare)
-    except Exception as e:
-        from fusioncut.decision import PartitionError
-
-        if isinstance(e, PartitionError):
-            raise
-        raise ModelError(f"tracing/partitioning {args.target} raised {type(e).__name__}: "
-                         f"{first_line(e)}") from e
+    with model_work(args.target):
+        report = explain(made, *inputs, options=options_from_args(args),
+                         compare=not args.no_compare)
     print(report.format(max_rows=args.rows or None))
     write_outputs(report, args, f"fusioncut: {args.target}")
     return 0
@@ -336,21 +329,12 @@ def cmd_pareto(args) -> int:
     )
 
     options = Options(mode=args.mode, device=device)
-    try:
-        with QuietTorch():
-            cap = capture(made, *inputs, function="pareto")
-            report = pareto_report(
-                cap.joint_module, cap.joint_inputs, num_fwd_outputs=cap.num_fwd_outputs,
-                static_lifetime_input_indices=cap.static_lifetime_input_indices,
-                options=options, budgets=args.budgets or BUDGETS,
-                compare=not args.no_compare)
-    except Exception as e:
-        from fusioncut.decision import PartitionError
-
-        if isinstance(e, PartitionError):
-            raise
-        raise ModelError(f"tracing/partitioning {args.target} raised {type(e).__name__}: "
-                         f"{first_line(e)}") from e
+    with model_work(args.target):
+        cap = capture(made, *inputs, function="pareto")
+        report = pareto_report(
+            cap.joint_module, cap.joint_inputs, num_fwd_outputs=cap.num_fwd_outputs,
+            static_lifetime_input_indices=cap.static_lifetime_input_indices,
+            options=options, budgets=args.budgets or BUDGETS, compare=not args.no_compare)
     print(format_pareto(report))
     if args.json:
         Path(args.json).write_text(json.dumps(pareto_dict(report), indent=1) + "\n")
