@@ -52,7 +52,7 @@ SLOW_SKIP_S = 2.0
 DEFAULT_JSON = os.path.join(os.path.dirname(os.path.abspath(__file__)), "results", "solver.json")
 MEMORY_GRAPH = "layered-1M"  # graphs.layered(1_000_000, seed)
 MEMORY_TOOLS = (peers.FUSIONCUT, peers.ORTOOLS, "pymaxflow")
-# Issue #2's targets, checked and printed at the end.
+# The solver's targets, checked and printed at the end.
 TARGET_GPT48_VS_ORTOOLS = 2.0
 TARGET_GPT48_VS_NX = 1000.0
 TARGET_1M_SECONDS = 0.150
@@ -345,7 +345,7 @@ SUMMARY_HEADER = [
 
 
 def check_targets(results: list[GraphResult], memory: list[dict]) -> list[str]:
-    """Issue #2's targets as PASS/MISS lines (only those this run measured)."""
+    """The targets as PASS/MISS lines (only those this run measured)."""
     lines = []
     by_name = {r.name: r for r in results}
 
@@ -501,7 +501,7 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"  {m['tool']:12s} ERROR {m.get('error')}")
     targets = check_targets(results, memory)
     if targets:
-        print("\nIssue #2 targets:")
+        print("\nTargets:")
         for line in targets:
             print(f"  {line}")
     bad = [
