@@ -14,6 +14,7 @@ Nothing is written to the working directory unless an output file is named.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import subprocess
 import sys
@@ -36,7 +37,6 @@ from fusioncut.cli_args import (
     first_line,
     int_at_least,
     load_model,
-    model_work,
     parse_input_spec,
     positive,
 )
@@ -246,6 +246,23 @@ def _print_verdict(report, format_bytes) -> None:
         print()
         print("\n".join(lines))
     print("\n(`python -m fusioncut demo --report` lists every saved value and why.)")
+
+
+@contextlib.contextmanager
+def model_work(target: str):
+    """The work on the user's model, with torch's loggers quiet (``QuietTorch``): whatever it
+    raises becomes a one-line ``ModelError`` naming ``target``, except a ``PartitionError``,
+    which ``main`` prints as the grouped report it is."""
+    with QuietTorch():
+        try:
+            yield
+        except Exception as e:
+            from fusioncut.decision import PartitionError
+
+            if isinstance(e, PartitionError):
+                raise
+            raise ModelError(f"tracing/partitioning {target} raised {type(e).__name__}: "
+                             f"{first_line(e)}") from e
 
 
 def cmd_explain(args) -> int:

@@ -7,7 +7,6 @@ tensors, so a bad argument fails in a fraction of a second (``cli.py`` holds the
 from __future__ import annotations
 
 import argparse
-import contextlib
 import importlib
 import math
 import importlib.util
@@ -18,7 +17,7 @@ from typing import Any
 
 __all__ = ["DEMO_HEADS", "CliError", "ModelError", "Parser", "QuietTorch", "add_output_args",
            "add_partition_args", "available_memory", "budget_list", "check_outputs",
-           "demo_memory", "first_line", "model_work", "int_at_least", "load_model", "load_target",
+           "demo_memory", "first_line", "int_at_least", "load_model", "load_target",
            "make_inputs", "nonnegative", "parse_input_spec", "positive"]
 
 
@@ -206,22 +205,6 @@ class QuietTorch:
             logging.getLogger(name).setLevel(level)
         return False
 
-
-@contextlib.contextmanager
-def model_work(target: str):
-    """The work on the user's model, with torch's loggers quiet (``QuietTorch``): whatever it
-    raises becomes a one-line ``ModelError`` naming ``target``, except a ``PartitionError``,
-    which ``main`` prints as the grouped report it is."""
-    with QuietTorch():
-        try:
-            yield
-        except Exception as e:
-            from fusioncut.decision import PartitionError
-
-            if isinstance(e, PartitionError):
-                raise
-            raise ModelError(f"tracing/partitioning {target} raised {type(e).__name__}: "
-                             f"{first_line(e)}") from e
 
 def available_memory() -> float | None:
     """MemAvailable from /proc/meminfo, or physical memory; None when unknown."""
