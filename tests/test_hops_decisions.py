@@ -19,6 +19,8 @@ from functorch.compile import aot_function, make_boxed_func
 from torch._dynamo.backends.common import aot_autograd
 from torch.utils.checkpoint import checkpoint
 
+from _custom_ops import OP_NAME, ScaleTrack
+
 import fusioncut
 from fusioncut.graph import JointGraph, Role, Value
 from fusioncut.policy import ReasonKind
@@ -289,29 +291,8 @@ def test_with_effects_emitted_modules_keep_token_order():
 # --- auto_functionalized (mutating custom ops) --------------------------------------------
 
 
-@torch.library.custom_op("fusioncut_hops_test::scale_and_track", mutates_args=("stats",))
-def _scale_and_track(x: torch.Tensor, stats: torch.Tensor) -> torch.Tensor:
-    stats.add_(x.detach().abs().sum())
-    return x * 2
-
-
-@_scale_and_track.register_fake
-def _(x, stats):
-    return torch.empty_like(x)
-
-
-class _ScaleTrack(torch.autograd.Function):
-    @staticmethod
-    def forward(ctx, x, stats):
-        return _scale_and_track(x, stats)
-
-    @staticmethod
-    def backward(ctx, g):
-        return g * 2, None
-
-
 def _mutating_model(x, w, stats):
-    h = _ScaleTrack.apply(x @ w, stats)
+    h = ScaleTrack.apply(x @ w, stats)
     return (h.sin() * h).sum()
 
 
@@ -330,7 +311,7 @@ def test_auto_functionalized_is_banned_and_mutates_once(v2):
     (node,) = hop_nodes(joint, hop)
     ban = decision.policy.ban[node_index(decision.graph, node.name)]
     assert ban.kind is ReasonKind.MUTATING
-    assert ban.detail.endswith("(fusioncut_hops_test.scale_and_track)")
+    assert ban.detail.endswith(f"({OP_NAME})")
 
 
 # --- flex_attention -----------------------------------------------------------------------
@@ -481,7 +462,7 @@ class _Tracked(torch.nn.Module):
         self.register_buffer("stats", torch.zeros(()))
 
     def forward(self, x):
-        h = _ScaleTrack.apply(x @ self.w, self.stats)
+        h = ScaleTrack.apply(x @ self.w, self.stats)
         h = torch.cond(h.sum() > 0, lambda h: h.sin() * 2, lambda h: h.cos() + 1, (h,))
         return (h * h).sum()
 
