@@ -10,6 +10,8 @@ traceback to ``OUT_DIR/rank{RANK}.err``. Scenarios:
     fsdp2    torch.compile of a Net whose blocks and root are fully_shard'ed (FSDP2)
     sp       a sequence-parallel MLP (all_gather in the forward, reduce_scatter in the
              backward, traced into the graph) with _sync_decision_cross_ranks = True
+    tp       a tensor-parallel MLP (DTensor, parallelize_module: column-wise then row-wise
+             Linear; the device mesh enters the joint graph as opaque objects)
     direct   fusioncut.partition through aot_function (no Inductor) with the flag set:
              rank 1 decides with other Options (static shapes, and dynamic ones through
              partition_for_sizes), a graph without collectives, ranks with different graphs
@@ -103,6 +105,14 @@ def collectives(gm) -> list[str]:
             and getattr(n.target, "namespace", None) in COLLECTIVE_NAMESPACES]
 
 
+def opaque_objects(gm) -> list[str]:
+    """Names of the nodes of a graph whose value is an opaque object (a DTensor's mesh)."""
+    from torch._library.fake_class_registry import FakeScriptObject
+
+    return [n.name for n in gm.graph.nodes
+            if isinstance(n.meta.get("val"), (FakeScriptObject, torch.ScriptObject))]
+
+
 def collective_ops(gm) -> list[str]:
     return [str(n.target) for n in gm.graph.nodes if n.op == "call_function"
             and getattr(n.target, "namespace", None) in COLLECTIVE_NAMESPACES]
@@ -125,12 +135,14 @@ class Recorder:
     def __call__(self, gm, joint_inputs, **kwargs):
         joint_collectives = collectives(gm)
         joint_ops = collective_ops(gm)
+        joint_objects = opaque_objects(gm)
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always", FallbackWarning)
             fw, bw = self.inner(gm, joint_inputs, **kwargs)
         self.graphs.append({
             "saved": saved_names(fw, kwargs["num_fwd_outputs"]),
             "joint_collectives": joint_collectives, "joint_ops": joint_ops,
+            "joint_objects": joint_objects,
             "fw_collectives": collectives(fw), "bw_collectives": collectives(bw),
             "fallbacks": [str(w.message) for w in caught
                           if issubclass(w.category, FallbackWarning)],
@@ -214,6 +226,32 @@ def scenario_sp(rank: int) -> dict:
                               functools.partial(batch, cols=16))
 
 
+class TensorParallelMLP(nn.Module):
+    def __init__(self, d: int = 16):
+        super().__init__()
+        self.a = nn.Linear(d, 4 * d)
+        self.b = nn.Linear(4 * d, d)
+
+    def forward(self, x):
+        return self.b(torch.tanh(self.a(x)).tanh()).sin()
+
+
+def scenario_tp(rank: int) -> dict:
+    from torch.distributed.device_mesh import init_device_mesh
+    from torch.distributed.tensor.parallel import (
+        ColwiseParallel, RowwiseParallel, parallelize_module,
+    )
+
+    mesh = init_device_mesh("cpu", (dist.get_world_size(),))
+
+    def wrap(model):
+        return parallelize_module(model, mesh, {"a": ColwiseParallel(), "b": RowwiseParallel()})
+
+    # tensor parallelism replicates the input: every rank trains on rank 0's batch
+    return compiled_and_eager(rank, TensorParallelMLP, wrap,
+                              lambda rank, step: batch(0, step, cols=16))
+
+
 def _sp_function(x, w1, w2):
     return (torch.tanh(all_gather_rows(F.gelu(x @ w1) * 2) @ w2).sin()).sum()
 
@@ -281,7 +319,7 @@ def scenario_direct(rank: int) -> dict:
 
 
 SCENARIOS = {"ddp": scenario_ddp, "fsdp2": scenario_fsdp2, "sp": scenario_sp,
-             "direct": scenario_direct}
+             "tp": scenario_tp, "direct": scenario_direct}
 
 
 def main(argv: list[str]) -> int:

@@ -14,6 +14,9 @@ What torch 2.13 puts in the joint graphs (CPU, gloo):
   eagerly, outside every graph (a loop over blocks falls back to eager around them).
 - Functional collectives called by the model (here sequence parallelism: all_gather in the
   forward, reduce_scatter in its backward) are traced into the joint graph.
+- Tensor parallelism (DTensor, ``parallelize_module``): the row-wise Linear's all-reduce is
+  traced, and the device mesh enters the joint graph as opaque objects (``FakeScriptObject``
+  placeholders) that the backward's outputs use, so they must be saved.
 """
 
 from __future__ import annotations
@@ -70,3 +73,15 @@ def test_ranks_sync_flag_shares_rank0_decision_without_fallback(tmp_path):
         assert "_c10d_functional.all_gather_into_tensor.default" in fw_ops
         assert "_c10d_functional.reduce_scatter_tensor.default" in bw_ops
         assert [m for m in r["log"] if m.startswith(SYNC_LOG)], r["log"]
+
+
+def test_ranks_tensor_parallel_passes_the_device_mesh_to_the_backward(tmp_path):
+    results = launch("tp", str(tmp_path))
+    _check(results, same_grads_on_every_rank=True)  # replicated input, gathered gradients
+    for r in results:
+        graphs = [g for g in r["graphs"] if g["joint_objects"]]
+        assert graphs, "no joint graph held the device mesh"
+        for g in graphs:
+            assert any("all_reduce" in op for op in g["joint_ops"])
+            assert set(g["saved"]) & set(g["joint_objects"]), \
+                "the backward uses the mesh, so it is saved"

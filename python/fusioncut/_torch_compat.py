@@ -28,7 +28,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import importlib
-from typing import Any
+from typing import Any, Callable
 
 import torch
 
@@ -173,6 +173,27 @@ def is_sym_node() -> Any:
 
 def fake_script_object() -> Any:
     return _require("torch._library.fake_class_registry", "FakeScriptObject")
+
+
+@functools.cache
+def is_opaque_object() -> Callable[[object], bool]:
+    """A test for the objects torch passes between the forward and backward graphs as saved
+    opaque values (a device mesh or process group as a ``FakeScriptObject``, a script object,
+    a registered opaque type): what torch's ``is_opaque_node`` accepts, on a value."""
+    types: tuple[type, ...] = (torch.ScriptObject,)
+    try:
+        types += (fake_script_object(),)
+    except ImportError:
+        pass
+    try:
+        registered = _require("torch._library.opaque_object", "is_opaque_value")
+    except ImportError:
+        registered = None
+
+    def is_opaque(val: object) -> bool:
+        return isinstance(val, types) or (registered is not None and bool(registered(val)))
+
+    return is_opaque
 
 
 def functorch_config() -> Any:

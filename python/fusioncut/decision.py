@@ -111,7 +111,9 @@ class Decision:
 
     @property
     def saved_values(self) -> list[fx.Node]:
-        return [self.graph.nodes[i] for i in self.saved if self.graph.value[i] == Value.TENSOR]
+        """Saved tensors, and saved opaque objects (a device mesh), which ``build_modules``
+        hands on as torch's saved opaque values."""
+        return [self.graph.nodes[i] for i in self.saved if self.graph.value[i] != Value.SYMINT]
 
     @property
     def saved_sym_nodes(self) -> list[fx.Node]:

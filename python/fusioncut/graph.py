@@ -9,7 +9,9 @@ Node ``i`` is the i-th non-output node of ``gm.graph`` (graph order, hence deter
                     or must run in the backward), UNCLAIMED (neither), DEAD (reaches no
                     output: the analysis does dead-code elimination without editing the graph)
     value[i]        TENSOR / SYMINT / SYMOTHER / MULTI (tuple, list or dict: a higher-order
-                    op's outputs) / NONE / OPAQUE / MISSING / TOKEN (an effect token)
+                    op's outputs) / NONE / OBJECT (an opaque object torch hands from the
+                    forward to the backward, such as a device mesh) / OPAQUE (any other
+                    object) / MISSING / TOKEN (an effect token)
     numel[i]        element count (the size hint for a symbolic size); tuples: the sum
     itemsize[i]     bytes per element (0 when not a tensor, so nbytes is 0 too)
     symbolic[i]     whether numel is an expression of shape symbols
@@ -59,9 +61,10 @@ class Value(enum.IntEnum):
     SYMOTHER = 2  # SymFloat, SymBool, plain Python scalars
     MULTI = 3  # tuple/list of values: only its getitem users can be saved
     NONE = 4
-    OPAQUE = 5  # script objects, BackwardState
+    OPAQUE = 5  # an object torch does not pass between the graphs (BackwardState, ...)
     MISSING = 6  # no meta["val"]
     TOKEN = 7  # an effect token (with_effects): threads effects in order, never saved
+    OBJECT = 8  # a script or opaque object (a DTensor's device mesh): saved at no cost
 
 
 def value_size(val: object) -> tuple[object, int]:
@@ -104,6 +107,8 @@ def _value_kind(val: object) -> Value:
         return Value.NONE
     if isinstance(val, (torch.SymFloat, torch.SymBool, int, float, bool)):
         return Value.SYMOTHER
+    if _torch_compat.is_opaque_object()(val):
+        return Value.OBJECT
     return Value.OPAQUE
 
 

@@ -153,7 +153,7 @@ def partition_for_sizes(joint_module: fx.GraphModule, joint_inputs: Any,
         g = p.graph
         saved = ranks.sync_saved(g, p.solve(chosen).saved_index).tolist()
         return build_modules(joint_module,
-                             [g.nodes[i] for i in saved if g.value[i] == Value.TENSOR],
+                             [g.nodes[i] for i in saved if g.value[i] != Value.SYMINT],
                              [g.nodes[i] for i in saved if g.value[i] == Value.SYMINT],
                              num_fwd_outputs=num_fwd_outputs,
                              static_lifetime_input_indices=static_lifetime_input_indices)

@@ -223,7 +223,8 @@ def analyze(graph: JointGraph, options: Options) -> Policy:
     # Reasons are immutable: one shared instance per value kind.
     by_value = {int(v): Reason(ReasonKind.NOT_SAVEABLE, name) for v, name in _VALUE_NAMES.items()}
     by_value[int(Value.TOKEN)] = _TOKEN_REASON
-    unsaveable_idx = np.flatnonzero((value != Value.TENSOR) & (value != Value.SYMINT))
+    unsaveable_idx = np.flatnonzero((value != Value.TENSOR) & (value != Value.SYMINT)
+                                    & (value != Value.OBJECT))
     for i, v in zip(unsaveable_idx.tolist(), value[unsaveable_idx].tolist()):
         unsaveable[i] = by_value[v]
     for i in np.flatnonzero((role == Role.PRIMAL) | (role == Role.FWD_SEED)).tolist():

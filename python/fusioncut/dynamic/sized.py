@@ -52,7 +52,7 @@ class SizedDecision:
     @property
     def saved_values(self) -> list[fx.Node]:
         g = self.plan.graph
-        return [g.nodes[i] for i in self.saved_index if g.value[i] == Value.TENSOR]
+        return [g.nodes[i] for i in self.saved_index if g.value[i] != Value.SYMINT]
 
     @property
     def saved_sym_nodes(self) -> list[fx.Node]:
