@@ -186,3 +186,46 @@ def test_fallback_partition_passes_arguments_through():
         "fusioncut: falling back to PyTorch's partitioner: a test reason"
     ]
     assert isinstance(fw, torch.fx.GraphModule) and isinstance(bw, torch.fx.GraphModule)
+
+
+class _HookedLayer(torch.nn.Module):
+    """A backward hook on an intermediate: under compiled autograd, Dynamo passes the hook's
+    state to the backward as a ``BackwardState`` graph input."""
+
+    def __init__(self):
+        super().__init__()
+        self.lin = torch.nn.Linear(8, 8)
+        self.scale = 3.0
+
+    def scale_grad(self, g):
+        return g * self.scale
+
+    def forward(self, x):
+        y = self.lin(x).sin()
+        y.register_hook(self.scale_grad)
+        return y.cos().sum()
+
+
+def test_compiled_autograd_backward_state_is_partitioned_without_fallback():
+    torch.manual_seed(0)
+    eager = _HookedLayer()
+    model = copy.deepcopy(eager)
+    x = torch.randn(4, 8)
+    eager(x).backward()
+    placeholders = []
+
+    def partition(gm, joint_inputs, **kwargs):
+        placeholders.extend(type(n.meta.get("val")).__name__
+                            for n in gm.graph.find_nodes(op="placeholder"))
+        return fusioncut.partition(gm, joint_inputs, **kwargs)
+
+    backend = aot_autograd(fw_compiler=nop, bw_compiler=nop, partition_fn=partition)
+    torch._dynamo.reset()
+    with warnings.catch_warnings(), torch._dynamo.config.patch(compiled_autograd=True):
+        warnings.simplefilter("error", FallbackWarning)
+        loss = torch.compile(model, backend=backend)(x)
+        with torch._dynamo.compiled_autograd._enable(torch.compile(backend="eager")):
+            loss.backward()
+    assert "BackwardState" in placeholders
+    for p, q in zip(model.parameters(), eager.parameters(), strict=True):
+        torch.testing.assert_close(p.grad, q.grad, rtol=1e-5, atol=1e-6)

@@ -177,14 +177,17 @@ def fake_script_object() -> Any:
 
 @functools.cache
 def is_opaque_object() -> Callable[[object], bool]:
-    """A test for the objects torch passes between the forward and backward graphs as saved
-    opaque values (a device mesh or process group as a ``FakeScriptObject``, a script object,
-    a registered opaque type): what torch's ``is_opaque_node`` accepts, on a value."""
+    """A test for the objects torch hands from the forward graph to the backward: saved opaque
+    values (a device mesh or process group as a ``FakeScriptObject``, a script object, a
+    registered opaque type: what torch's ``is_opaque_node`` accepts, on a value) and the
+    ``BackwardState`` of compiled autograd's hooks (passed to the backward directly)."""
     types: tuple[type, ...] = (torch.ScriptObject,)
-    try:
-        types += (fake_script_object(),)
-    except ImportError:
-        pass
+    for module, name in (("torch._library.fake_class_registry", "FakeScriptObject"),
+                         ("torch.fx.experimental._backward_state", "BackwardState")):
+        try:
+            types += (_require(module, name),)
+        except ImportError:
+            pass
     try:
         registered = _require("torch._library.opaque_object", "is_opaque_value")
     except ImportError:

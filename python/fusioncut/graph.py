@@ -9,8 +9,8 @@ Node ``i`` is the i-th non-output node of ``gm.graph`` (graph order, hence deter
                     or must run in the backward), UNCLAIMED (neither), DEAD (reaches no
                     output: the analysis does dead-code elimination without editing the graph)
     value[i]        TENSOR / SYMINT / SYMOTHER / MULTI (tuple, list or dict: a higher-order
-                    op's outputs) / NONE / OBJECT (an opaque object torch hands from the
-                    forward to the backward, such as a device mesh) / OPAQUE (any other
+                    op's outputs) / NONE / OBJECT (an object torch hands from the forward
+                    to the backward: a device mesh, a BackwardState) / OPAQUE (any other
                     object) / MISSING / TOKEN (an effect token)
     numel[i]        element count (the size hint for a symbolic size); tuples: the sum
     itemsize[i]     bytes per element (0 when not a tensor, so nbytes is 0 too)
@@ -61,10 +61,10 @@ class Value(enum.IntEnum):
     SYMOTHER = 2  # SymFloat, SymBool, plain Python scalars
     MULTI = 3  # tuple/list of values: only its getitem users can be saved
     NONE = 4
-    OPAQUE = 5  # an object torch does not pass between the graphs (BackwardState, ...)
+    OPAQUE = 5  # any other object: nothing fusioncut can size or hand to the backward
     MISSING = 6  # no meta["val"]
     TOKEN = 7  # an effect token (with_effects): threads effects in order, never saved
-    OBJECT = 8  # a script or opaque object (a DTensor's device mesh): saved at no cost
+    OBJECT = 8  # a script or opaque object (a DTensor's mesh), a BackwardState: saved free
 
 
 def value_size(val: object) -> tuple[object, int]:
@@ -479,8 +479,8 @@ def unsupported_construct(gm: fx.GraphModule) -> str | None:
     """The first construct fusioncut does not partition itself, named for a warning, or None.
 
     Higher-order ops other than those ``hops.KNOWN_HOPS`` models (their effects are unknown),
-    opaque values (script objects, BackwardState), call_module nodes, nodes without
-    ``meta["val"]`` and conflicting activation-memory-budget annotations (one joint graph has
+    objects fusioncut cannot size or pass on (``Value.OPAQUE``), call_module nodes, nodes
+    without ``meta["val"]`` and conflicting activation-memory-budget annotations (one joint graph has
     one budget). ``JointGraph.from_fx`` finds the same in its own pass
     (``JointGraph.unsupported``).
     """
