@@ -216,11 +216,18 @@ def plot_pareto(report: ParetoReport, path: str, title: str = "") -> None:
                    [s.recompute_seconds * 1e3 for _, s in rows], color=color, marker=marker,
                    zorder=3, label=f"{'fusioncut' if method == 'fusioncut' else 'PyTorch'} "
                                    f"at budgets 0..1")
+        at: dict[tuple[float, float], list[float]] = {}  # budgets that chose one plan
         for b, s in rows:
-            ax.annotate(f"{b:g}", (s.saved_bytes / mib, s.recompute_seconds * 1e3),
-                        textcoords="offset points", xytext=(4, 3), fontsize=7, color=color)
+            at.setdefault((s.saved_bytes / mib, s.recompute_seconds * 1e3), []).append(b)
+        for xy, budgets in at.items():
+            label = f"{budgets[0]:g}" if len(budgets) == 1 else \
+                f"{min(budgets):g}-{max(budgets):g}"
+            ax.annotate(label, xy, textcoords="offset points", fontsize=7, color=color,
+                        xytext=(4, 3) if method == "fusioncut" else (4, -9))
         ax2.plot([b for b, _ in rows], [s.peak_bytes / mib for _, s in rows], marker=marker,
-                 color=color, label="fusioncut" if method == "fusioncut" else "PyTorch")
+                 color=color, label="fusioncut" if method == "fusioncut" else "PyTorch",
+                 ls="-" if method == "fusioncut" else "--", zorder=3 if method == "fusioncut"
+                 else 2, markersize=6 if method == "fusioncut" else 4)
     ax.set_xlabel("saved activation memory (MiB)")
     ax.set_ylabel(f"estimated recompute time on {report.device} (ms)")
     ax.grid(alpha=0.3)
