@@ -178,6 +178,14 @@ def test_output_directory_is_refused_before_torch_and_the_model(user_dir, flag):
     assert_refused_before_the_work(r, user_dir)
 
 
+def test_calibrate_output_errors_name_out_before_timing(user_dir):
+    r = run(user_dir, "calibrate", "--out", str(user_dir))
+    assert_one_line(r, 2, f"--out {user_dir}: is a directory; name a file")
+    assert "torch" not in r.imported
+    r = run(user_dir, "calibrate", "--out", "no/such/dir/device.json")
+    assert_one_line(r, 2, "--out no/such/dir/device.json: directory 'no/such/dir' does not exist")
+
+
 @pytest.mark.parametrize("path,needle", [
     ("", "--json '': empty path; name a file"),
     ("no/such/dir/out.json", "directory 'no/such/dir' does not exist"),

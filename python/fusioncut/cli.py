@@ -367,9 +367,7 @@ def cmd_pareto(args) -> int:
 
 def cmd_calibrate(args) -> int:
     args.svg = args.png = args.json = None
-    if args.out:
-        args.json = args.out
-        check_outputs(args)
+    check_outputs(args)
     import torch
 
     from fusioncut.calibrate import calibrate

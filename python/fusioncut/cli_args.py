@@ -154,8 +154,8 @@ def add_partition_args(p: argparse.ArgumentParser) -> None:
 
 def check_outputs(args) -> None:
     """Every named output file can be written, checked before any work."""
-    for flag in ("svg", "png", "json"):
-        path = getattr(args, flag)
+    for flag in ("svg", "png", "json", "out"):
+        path = getattr(args, flag, None)
         if path is None:
             continue
         if not path.strip():
