@@ -12,12 +12,16 @@ right before the first backward node that needs it (ties in graph order). Walkin
     backward   starts with the saved storages and the tangents; each value computed in the
                backward is allocated when produced and freed after its last backward use;
                gradients (backward outputs) and forward outputs are kept to the end
+    freeing    as in Inductor's generated code: a freed storage stays allocated until a later
+               storage of the same size reuses it, and is released at once if none will
+               (``_peak``); reading a tensor's sizes (``aten.sym_size``) is no use of it
 
 ``PeakEstimate.peak`` is the largest sum of live storages, in bytes, at the size hints (or at
 element counts the caller gives). Graph inputs (parameters, the batch) are alive throughout and
 are not counted: this is the memory a partitioner is responsible for. Not modelled: an
-allocator's rounding and fragmentation, library workspaces, and Inductor reusing buffers inside
-a fused kernel; ``bench/bench_budget.py`` compares the estimate with measured peaks.
+allocator's rounding and fragmentation, library workspaces (SDPA's on the CPU), Inductor's own
+reordering of kernels and its reuse of buffers inside a fused kernel; ``bench/bench_budget.py``
+compares the estimate with measured peaks.
 
 The walk is a few numpy passes plus one reverse pass in Python over the nodes (milliseconds for
 a 10k-node graph), so the budget frontier can estimate every plan it finds.
@@ -32,6 +36,7 @@ import numpy as np
 from fusioncut.cost import materialized
 from fusioncut.graph import JointGraph, Role, Value
 from fusioncut.network import BACKWARD_ROLES
+from fusioncut.ops import OpKind
 
 __all__ = ["PeakEstimate", "estimate_peak", "phases", "recomputed"]
 
@@ -117,12 +122,14 @@ def estimate_peak(graph: JointGraph, saved: np.ndarray, numel: np.ndarray | None
     allocates = tensor & written
     fan_out = np.diff(graph.user_ptr) > 1
     src, dst = graph.edge_src, graph.edge_dst
+    # aten.sym_size and its kin read a tensor's metadata, not its storage: no use of it.
+    reads = graph.kind[dst] != OpKind.SYMBOLIC
 
     # Forward: time = graph index.
     kept = np.zeros(n, dtype=bool)
     kept[base[saved]] = True
     kept[base[graph.fwd_output]] = True
-    fw_edge = fw[dst]
+    fw_edge = fw[dst] & reads
     last_fw = np.full(n, -1, dtype=np.int64)
     np.maximum.at(last_fw, base[src[fw_edge]], dst[fw_edge])
     fw_alloc = fw & allocates
@@ -135,7 +142,7 @@ def estimate_peak(graph: JointGraph, saved: np.ndarray, numel: np.ndarray | None
     order = order[bw[order]]
     time = np.full(n, -1, dtype=np.int64)
     time[order] = np.arange(len(order))
-    bw_edge = bw[dst]
+    bw_edge = bw[dst] & reads
     last_bw = np.full(n, -1, dtype=np.int64)
     np.maximum.at(last_bw, base[src[bw_edge]], time[dst[bw_edge]])
     keep_to_end = np.zeros(n, dtype=bool)
@@ -169,11 +176,38 @@ def _frees(last_use: np.ndarray, mask: np.ndarray, birth: np.ndarray, size: np.n
 
 
 def _peak(alloc_t, alloc_s, free_t, free_s) -> tuple[int, int]:
-    """Largest live sum when allocations at time t happen before frees at time t."""
-    times = np.concatenate([alloc_t * 2, free_t * 2 + 1])
-    deltas = np.concatenate([alloc_s, -free_s]).astype(np.int64)
-    if not len(times):
+    """Largest live sum when allocations at time t happen before frees at time t, with freed
+    storages held for reuse as Inductor's generated code holds them.
+
+    Inductor frees a buffer only if no later buffer of the same size reuses it; otherwise the
+    buffer stays allocated until a later allocation takes it (the most recently freed first).
+    Per size, with ``L`` the live count over time, ``M`` its running maximum (the buffers ever
+    held) and ``P = M - L`` the pool, a pooled buffer is still held at time t exactly when
+    the pool later drops below its depth: the held count is ``M(t) - min_{s >= t} P(s)``.
+    Returns the peak and the bytes held at the end."""
+    if not len(alloc_t) + len(free_t):
         return 0, 0
-    order = np.argsort(times, kind="stable")
-    running = np.cumsum(deltas[order])
-    return int(max(running.max(), 0)), int(running[-1])
+    times = np.concatenate([alloc_t * 2, free_t * 2 + 1])
+    sizes = np.concatenate([alloc_s, free_s]).astype(np.int64)
+    step = np.concatenate([np.ones(len(alloc_t), dtype=np.int64),
+                           np.full(len(free_t), -1, dtype=np.int64)])
+    order = np.lexsort((times, sizes))
+    k, step, times = sizes[order], step[order], times[order]
+    first = np.empty(len(k), dtype=bool)
+    first[0] = True
+    np.not_equal(k[1:], k[:-1], out=first[1:])
+    group = np.cumsum(first) - 1
+    running = np.cumsum(step)
+    before = np.maximum.accumulate(np.where(first, running - step, np.iinfo(np.int64).min))
+    live = running - before  # L: storages of this size in use after each event
+    # Offsets keep the running max and the suffix min inside each size's events.
+    offset = group * (len(k) + 1)
+    held_max = np.maximum(np.maximum.accumulate(live + offset) - offset, 0)  # M
+    pool = held_max - live  # P
+    pool_ahead = np.minimum.accumulate((pool + offset)[::-1])[::-1] - offset
+    held = held_max - pool_ahead
+    previous = np.where(first, 0, np.concatenate([[0], held[:-1]]))
+    deltas = (held - previous) * k
+    by_time = np.argsort(times, kind="stable")
+    total = np.cumsum(deltas[by_time])
+    return int(max(total.max(), 0)), int(total[-1])
