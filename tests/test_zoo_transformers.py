@@ -177,3 +177,39 @@ def test_zoo_transformers_saves_at_most_pytorchs_bytes(compiled):
         assert ours.saved_bytes <= theirs.saved_bytes, (
             f"{name} graph {k}: fusioncut saves {ours.saved_bytes} B {sorted(ours.saved)}, "
             f"PyTorch {theirs.saved_bytes} B {sorted(theirs.saved)}")
+
+
+@pytest.mark.parametrize("name", ["gpt2", "llama"])
+def test_zoo_transformers_least_memory_budget_gradients_equal_eager(name):
+    """memory_budget = 0 (matmuls recomputable at their price): no fallback, and a plan that
+    recomputes more still trains exactly like eager."""
+    torch.manual_seed(0)
+    model, args = MODELS[name](torch.Generator().manual_seed(0))
+    model.train()
+    eager = copy.deepcopy(model)
+    options = fusioncut.Options(memory_budget=0.0)
+    calls = []
+
+    def partition(joint_module, joint_inputs, **kwargs):
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", FallbackWarning)
+            fw, bw = fusioncut.partition(joint_module, joint_inputs, options=options, **kwargs)
+        calls.append(kwargs["num_fwd_outputs"])
+        return fw, bw
+
+    torch._dynamo.reset()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", FutureWarning)
+        loss = torch.compile(model, backend=aot_autograd(
+            fw_compiler=_boxed, bw_compiler=_boxed, partition_fn=partition))(*args)
+        loss.backward()
+        eager_loss = eager(*args)
+        eager_loss.backward()
+    torch._dynamo.reset()
+    assert calls, f"{name}: no joint graph was partitioned"
+    torch.testing.assert_close(loss, eager_loss, rtol=1e-5, atol=1e-6)
+    grads, eager_grads = _grads(model), _grads(eager)
+    assert grads.keys() == eager_grads.keys()
+    for key in grads:
+        torch.testing.assert_close(grads[key], eager_grads[key], rtol=1e-4, atol=1e-6,
+                                   msg=lambda m, key=key: f"{name}: {key}: {m}")
