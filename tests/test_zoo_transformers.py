@@ -111,11 +111,12 @@ def _boxed(gm, _example_inputs):
 
 
 class Recording:
-    """fusioncut.partition as AOTAutograd's partition_fn, keeping a private copy of every
-    joint graph it is handed (taken outside the compile's fake mode: joint graphs may hold
-    real tensor constants)."""
+    """fusioncut.partition (with ``options``) as AOTAutograd's partition_fn, keeping a private
+    copy of every joint graph it is handed (taken outside the compile's fake mode: joint
+    graphs may hold real tensor constants)."""
 
-    def __init__(self):
+    def __init__(self, options=None):
+        self.options = options
         self.joints: list[tuple] = []
 
     def __call__(self, joint_module, joint_inputs, **kwargs):
@@ -123,20 +124,22 @@ class Recording:
             self.joints.append((copy.deepcopy(joint_module), joint_inputs, dict(kwargs)))
         with warnings.catch_warnings():
             warnings.simplefilter("error", FallbackWarning)
-            return fusioncut.partition(joint_module, joint_inputs, **kwargs)
+            return fusioncut.partition(joint_module, joint_inputs, options=self.options,
+                                       **kwargs)
 
 
 def _grads(model):
     return {name: p.grad for name, p in model.named_parameters() if p.grad is not None}
 
 
-@pytest.fixture(scope="module", params=list(MODELS))
-def compiled(request):
+def _train(name, options=None):
+    """One compiled step of model ``name`` next to an eager copy: ``(name, (loss, grads),
+    (eager loss, eager grads), joint graphs)``."""
     torch.manual_seed(0)
-    model, args = MODELS[request.param](torch.Generator().manual_seed(0))
+    model, args = MODELS[name](torch.Generator().manual_seed(0))
     model.train()
     eager = copy.deepcopy(model)
-    recording = Recording()
+    recording = Recording(options)
     torch._dynamo.reset()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", FutureWarning)
@@ -146,17 +149,26 @@ def compiled(request):
         eager_loss = eager(*args)
         eager_loss.backward()
     torch._dynamo.reset()
-    return request.param, (loss, _grads(model)), (eager_loss, _grads(eager)), recording.joints
+    return name, (loss, _grads(model)), (eager_loss, _grads(eager)), recording.joints
 
 
-def test_zoo_transformers_gradients_equal_eager(compiled):
-    name, (loss, grads), (eager_loss, eager_grads), joints = compiled
+def _assert_equals_eager(trained):
+    name, (loss, grads), (eager_loss, eager_grads), joints = trained
     assert joints, f"{name}: AOTAutograd produced no joint graph"
     torch.testing.assert_close(loss, eager_loss, rtol=1e-5, atol=1e-6)
     assert grads.keys() == eager_grads.keys()
     for key in grads:
         torch.testing.assert_close(grads[key], eager_grads[key], rtol=1e-4, atol=1e-6,
                                    msg=lambda m, key=key: f"{name}: {key}: {m}")
+
+
+@pytest.fixture(scope="module", params=list(MODELS))
+def compiled(request):
+    return _train(request.param)
+
+
+def test_zoo_transformers_gradients_equal_eager(compiled):
+    _assert_equals_eager(compiled)
 
 
 def test_zoo_transformers_saves_at_most_pytorchs_bytes(compiled):
@@ -183,33 +195,4 @@ def test_zoo_transformers_saves_at_most_pytorchs_bytes(compiled):
 def test_zoo_transformers_least_memory_budget_gradients_equal_eager(name):
     """memory_budget = 0 (matmuls recomputable at their price): no fallback, and a plan that
     recomputes more still trains exactly like eager."""
-    torch.manual_seed(0)
-    model, args = MODELS[name](torch.Generator().manual_seed(0))
-    model.train()
-    eager = copy.deepcopy(model)
-    options = fusioncut.Options(memory_budget=0.0)
-    calls = []
-
-    def partition(joint_module, joint_inputs, **kwargs):
-        with warnings.catch_warnings():
-            warnings.simplefilter("error", FallbackWarning)
-            fw, bw = fusioncut.partition(joint_module, joint_inputs, options=options, **kwargs)
-        calls.append(kwargs["num_fwd_outputs"])
-        return fw, bw
-
-    torch._dynamo.reset()
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", FutureWarning)
-        loss = torch.compile(model, backend=aot_autograd(
-            fw_compiler=_boxed, bw_compiler=_boxed, partition_fn=partition))(*args)
-        loss.backward()
-        eager_loss = eager(*args)
-        eager_loss.backward()
-    torch._dynamo.reset()
-    assert calls, f"{name}: no joint graph was partitioned"
-    torch.testing.assert_close(loss, eager_loss, rtol=1e-5, atol=1e-6)
-    grads, eager_grads = _grads(model), _grads(eager)
-    assert grads.keys() == eager_grads.keys()
-    for key in grads:
-        torch.testing.assert_close(grads[key], eager_grads[key], rtol=1e-4, atol=1e-6,
-                                   msg=lambda m, key=key: f"{name}: {key}: {m}")
+    _assert_equals_eager(_train(name, fusioncut.Options(memory_budget=0.0)))
