@@ -175,6 +175,10 @@ def fake_script_object() -> Any:
     return _require("torch._library.fake_class_registry", "FakeScriptObject")
 
 
+def backward_state_cls() -> Any:
+    return _require("torch.fx.experimental._backward_state", "BackwardState")
+
+
 @functools.cache
 def is_opaque_object() -> Callable[[object], bool]:
     """A test for the objects torch hands from the forward graph to the backward: saved opaque
@@ -182,10 +186,9 @@ def is_opaque_object() -> Callable[[object], bool]:
     registered opaque type: what torch's ``is_opaque_node`` accepts, on a value) and the
     ``BackwardState`` of compiled autograd's hooks (passed to the backward directly)."""
     types: tuple[type, ...] = (torch.ScriptObject,)
-    for module, name in (("torch._library.fake_class_registry", "FakeScriptObject"),
-                         ("torch.fx.experimental._backward_state", "BackwardState")):
+    for cls in (fake_script_object, backward_state_cls):
         try:
-            types += (_require(module, name),)
+            types += (cls(),)
         except ImportError:
             pass
     try:

@@ -32,7 +32,7 @@ import torch.fx as fx
 from fusioncut._solver import INF, UnboundedCutError, min_node_cut
 from fusioncut.budget import BudgetChoice, Frontier, budget_network, choose, frontier
 from fusioncut.cost import CostModel, cost_model
-from fusioncut.graph import JointGraph, Role, Value
+from fusioncut.graph import JointGraph, Role
 from fusioncut.network import FlowNetwork, flow_network, priced_network
 from fusioncut.options import Options
 from fusioncut.policy import Policy, ReasonKind, analyze
@@ -111,13 +111,12 @@ class Decision:
 
     @property
     def saved_values(self) -> list[fx.Node]:
-        """Saved tensors, and saved opaque objects (a device mesh), which ``build_modules``
-        hands on as torch's saved opaque values."""
-        return [self.graph.nodes[i] for i in self.saved if self.graph.value[i] != Value.SYMINT]
+        """Saved tensors and opaque objects (``JointGraph.split_saved``)."""
+        return self.graph.split_saved(self.saved)[0]
 
     @property
     def saved_sym_nodes(self) -> list[fx.Node]:
-        return [self.graph.nodes[i] for i in self.saved if self.graph.value[i] == Value.SYMINT]
+        return self.graph.split_saved(self.saved)[1]
 
     def summary(self, **extra: Any) -> dict:
         """A small JSON-able description (for logs and trace artifacts)."""

@@ -38,6 +38,7 @@ import torch
 import torch.fx as fx
 
 from fusioncut import _torch_compat, hops
+from fusioncut.budget_annotation import memory_budget_annotation, one_budget
 from fusioncut.joint_check import check_joint_module, flat_args, use_error
 from fusioncut.ops import _codes as _op_codes
 from fusioncut.ops import CONSUMER_FUSIBLE, PRODUCER_FUSIBLE, OpKind, classify, kind_code, op_name
@@ -65,6 +66,10 @@ class Value(enum.IntEnum):
     MISSING = 6  # no meta["val"]
     TOKEN = 7  # an effect token (with_effects): threads effects in order, never saved
     OBJECT = 8  # a script or opaque object (a DTensor's mesh), a BackwardState: saved free
+
+
+SAVEABLE_VALUES = (Value.TENSOR, Value.SYMINT, Value.OBJECT)
+"""The value kinds a forward can hand to the backward; any other node is never saved."""
 
 
 def value_size(val: object) -> tuple[object, int]:
@@ -160,6 +165,13 @@ class JointGraph:
             cached = [dst[ptr[i]:ptr[i + 1]] for i in range(self.num_nodes)]
             self.__dict__["_user_lists"] = cached
         return cached
+
+    def split_saved(self, saved) -> tuple[list[fx.Node], list[fx.Node]]:
+        """Saved node indices as ``build_modules`` takes them: the values (tensors, and opaque
+        objects it hands on as torch's saved opaque values), then the SymInts."""
+        nodes, value = self.nodes, self.value
+        return ([nodes[i] for i in saved if value[i] != Value.SYMINT],
+                [nodes[i] for i in saved if value[i] == Value.SYMINT])
 
     def effective_kind(self) -> np.ndarray:
         """``kind`` with each getitem replaced by its producer's kind: ``native_dropout``'s
@@ -282,7 +294,7 @@ class JointGraph:
                 src += ins
                 dst += [i] * len(ins)
 
-        memory_budget, conflict = _budget_of(budgets)
+        memory_budget, conflict = one_budget(budgets)
         if unsupported is None:
             unsupported = conflict
         fwd_output = np.zeros(n, dtype=bool)
@@ -343,33 +355,6 @@ class _Absent:
 
 _ABSENT = _Absent()
 _ABSENT_TYPE = _Absent
-
-
-def memory_budget_annotation(node: fx.Node) -> float | None:
-    """The activation memory budget a node is annotated with: torch's legacy
-    ``meta["memory_budget"]`` or ``torch.autograd.graph.region_activation_memory_budget``'s
-    key in ``meta["custom"]``; None when it has none."""
-    value = node.meta.get("memory_budget")
-    if value is None:
-        custom = node.meta.get("custom")
-        if isinstance(custom, dict):
-            for key, v in custom.items():
-                if "memory_budget" in str(key):
-                    value = v
-                    break
-    if isinstance(value, (int, float)) and not isinstance(value, bool):
-        return float(value)
-    return None
-
-
-def _budget_of(budgets: dict[float, str]) -> tuple[float | None, str | None]:
-    """The graph's one annotated budget, or the conflict that makes fusioncut fall back (as
-    torch, one joint graph has one budget)."""
-    if len(budgets) > 1:
-        (a, na), (b, nb) = sorted(budgets.items())[:2]
-        return None, (f"conflicting activation memory budget annotations ({a:g} on node "
-                      f"{na}, {b:g} on node {nb})")
-    return (next(iter(budgets)) if budgets else None), None
 
 
 def _mark_tokens(gm, node, i, k, ins, value, inputs, function) -> None:
@@ -480,8 +465,8 @@ def unsupported_construct(gm: fx.GraphModule) -> str | None:
 
     Higher-order ops other than those ``hops.KNOWN_HOPS`` models (their effects are unknown),
     objects fusioncut cannot size or pass on (``Value.OPAQUE``), call_module nodes, nodes
-    without ``meta["val"]`` and conflicting activation-memory-budget annotations (one joint graph has
-    one budget). ``JointGraph.from_fx`` finds the same in its own pass
+    without ``meta["val"]`` and conflicting activation-memory-budget annotations (one joint
+    graph has one budget). ``JointGraph.from_fx`` finds the same in its own pass
     (``JointGraph.unsupported``).
     """
     budgets: dict[float, str] = {}
@@ -505,4 +490,4 @@ def unsupported_construct(gm: fx.GraphModule) -> str | None:
         b = memory_budget_annotation(node)
         if b is not None:
             budgets.setdefault(b, node.name)
-    return _budget_of(budgets)[1]
+    return one_budget(budgets)[1]

@@ -28,7 +28,7 @@ from fusioncut.decision import Decision, PartitionError, decide, decide_graph
 from fusioncut.dynamic import RangeReport, SizeError, check_optimal_over_ranges, plan
 from fusioncut.emit import build_modules
 from fusioncut.fallback import fallback_partition, unsupported_config
-from fusioncut.graph import JointGraph, Value, check_joint_module, unsupported_construct
+from fusioncut.graph import JointGraph, check_joint_module, unsupported_construct
 from fusioncut.options import Options
 from fusioncut.report import report_from_decision
 
@@ -150,11 +150,8 @@ def partition_for_sizes(joint_module: fx.GraphModule, joint_inputs: Any,
     if report is not None:
         report(check_optimal_over_ranges(p, chosen))
     if ranks.sync_requested(p.graph):
-        g = p.graph
-        saved = ranks.sync_saved(g, p.solve(chosen).saved_index).tolist()
-        return build_modules(joint_module,
-                             [g.nodes[i] for i in saved if g.value[i] != Value.SYMINT],
-                             [g.nodes[i] for i in saved if g.value[i] == Value.SYMINT],
+        saved = ranks.sync_saved(p.graph, p.solve(chosen).saved_index).tolist()
+        return build_modules(joint_module, *p.graph.split_saved(saved),
                              num_fwd_outputs=num_fwd_outputs,
                              static_lifetime_input_indices=static_lifetime_input_indices)
     return p.partition(chosen)

@@ -35,7 +35,7 @@ import numpy as np
 from torch.utils.checkpoint import CheckpointPolicy
 
 from fusioncut import hops
-from fusioncut.graph import JointGraph, Role, Value
+from fusioncut.graph import SAVEABLE_VALUES, JointGraph, Role, Value
 from fusioncut.ops import RUNTIME_RECOMPUTABLE, OpKind, op_name
 from fusioncut.options import Options
 
@@ -223,8 +223,7 @@ def analyze(graph: JointGraph, options: Options) -> Policy:
     # Reasons are immutable: one shared instance per value kind.
     by_value = {int(v): Reason(ReasonKind.NOT_SAVEABLE, name) for v, name in _VALUE_NAMES.items()}
     by_value[int(Value.TOKEN)] = _TOKEN_REASON
-    unsaveable_idx = np.flatnonzero((value != Value.TENSOR) & (value != Value.SYMINT)
-                                    & (value != Value.OBJECT))
+    unsaveable_idx = np.flatnonzero(~np.isin(value, SAVEABLE_VALUES))
     for i, v in zip(unsaveable_idx.tolist(), value[unsaveable_idx].tolist()):
         unsaveable[i] = by_value[v]
     for i in np.flatnonzero((role == Role.PRIMAL) | (role == Role.FWD_SEED)).tolist():

@@ -51,13 +51,11 @@ class SizedDecision:
 
     @property
     def saved_values(self) -> list[fx.Node]:
-        g = self.plan.graph
-        return [g.nodes[i] for i in self.saved_index if g.value[i] != Value.SYMINT]
+        return self.plan.graph.split_saved(self.saved_index)[0]
 
     @property
     def saved_sym_nodes(self) -> list[fx.Node]:
-        g = self.plan.graph
-        return [g.nodes[i] for i in self.saved_index if g.value[i] == Value.SYMINT]
+        return self.plan.graph.split_saved(self.saved_index)[1]
 
     def _numel(self) -> np.ndarray:
         if "numel" not in self._cache:

@@ -150,10 +150,9 @@ def _needs_reference_path(joint_module: fx.GraphModule, saved_values, placeholde
         return "activation quantization is enabled"
     if tc.activation_offloading_enabled():
         return "activation offloading is enabled"
-    script_object = tc.fake_script_object()
+    is_object = tc.is_opaque_object()
     for node in saved_values:
-        val = node.meta.get("val")
-        if isinstance(val, (script_object, torch.ScriptObject)) or tc.is_opaque_node()(node):
+        if is_object(node.meta.get("val")):
             return f"opaque saved value {node.name!r}"
     if torch.distributed.is_available() and joint_module.graph.find_nodes(
         op="call_function", target=torch.ops._c10d_functional.wait_tensor.default

@@ -209,25 +209,26 @@ def plot_pareto(report: ParetoReport, path: str, title: str = "") -> None:
     fx_ = [p.saved_bytes / mib for p in report.frontier]
     fy = [p.recompute_seconds * 1e3 for p in report.frontier]
     ax.plot(fx_, fy, "-", color="#2b6cb0", lw=1.2, label="fusioncut frontier")
-    for method, color, marker in (("fusioncut", "#2b6cb0", "o"), ("torch", "#c05621", "s")):
+    # method, name, colour, marker, label offset, line style, z-order, marker size: fusioncut
+    # drawn over PyTorch, its labels above its points and PyTorch's below
+    styles = (("fusioncut", "fusioncut", "#2b6cb0", "o", (4, 3), "-", 3, 6),
+              ("torch", "PyTorch", "#c05621", "s", (4, -9), "--", 2, 4))
+    for method, name, color, marker, offset, ls, z, size in styles:
         rows = [(r.budget, getattr(r, method)) for r in report.rows
                 if getattr(r, method).error is None]
         ax.scatter([s.saved_bytes / mib for _, s in rows],
                    [s.recompute_seconds * 1e3 for _, s in rows], color=color, marker=marker,
-                   zorder=3, label=f"{'fusioncut' if method == 'fusioncut' else 'PyTorch'} "
-                                   f"at budgets 0..1")
+                   zorder=3, label=f"{name} at budgets 0..1")
         at: dict[tuple[float, float], list[float]] = {}  # budgets that chose one plan
         for b, s in rows:
             at.setdefault((s.saved_bytes / mib, s.recompute_seconds * 1e3), []).append(b)
         for xy, budgets in at.items():
-            label = f"{budgets[0]:g}" if len(budgets) == 1 else \
+            label = f"{min(budgets):g}" if len(budgets) == 1 else \
                 f"{min(budgets):g}-{max(budgets):g}"
             ax.annotate(label, xy, textcoords="offset points", fontsize=7, color=color,
-                        xytext=(4, 3) if method == "fusioncut" else (4, -9))
+                        xytext=offset)
         ax2.plot([b for b, _ in rows], [s.peak_bytes / mib for _, s in rows], marker=marker,
-                 color=color, label="fusioncut" if method == "fusioncut" else "PyTorch",
-                 ls="-" if method == "fusioncut" else "--", zorder=3 if method == "fusioncut"
-                 else 2, markersize=6 if method == "fusioncut" else 4)
+                 color=color, label=name, ls=ls, zorder=z, markersize=size)
     ax.set_xlabel("saved activation memory (MiB)")
     ax.set_ylabel(f"estimated recompute time on {report.device} (ms)")
     ax.grid(alpha=0.3)
