@@ -73,6 +73,22 @@ struct BoundNodeCutResult {
   py::str algorithm;
 };
 
+// What _core.NodeCutGraph.solve_components returns besides the cut: every minimum cut as the
+// residual components of each node side (fusioncut::NodeCutComponents).
+struct BoundNodeCutComponents {
+  py::array_t<int32_t> component_in;
+  py::array_t<int32_t> component_out;
+  int32_t count;
+  py::array_t<int32_t> dag_tail;
+  py::array_t<int32_t> dag_head;
+};
+
+py::array_t<int32_t> to_numpy32(const std::vector<int32_t>& values) {
+  py::array_t<int32_t> array(static_cast<py::ssize_t>(values.size()));
+  std::copy(values.begin(), values.end(), array.mutable_data());
+  return array;
+}
+
 Algorithm parse_algorithm(const std::string& function, const std::string& name) {
   if (name == "auto") return Algorithm::kAuto;
   if (name == "push_relabel") return Algorithm::kPushRelabel;
@@ -124,6 +140,40 @@ struct BoundNodeCutGraph {
   fusioncut::NodeCutGraph graph;
   std::mutex mutex;
 };
+
+// NodeCutGraph.solve and .solve_components: copy and validate the weights holding the GIL,
+// solve without it; `components` (may be null) receives every minimum cut.
+BoundNodeCutResult solve_bound(BoundNodeCutGraph& self, const Int64Array& weights,
+                               const std::string& algorithm, bool check,
+                               const std::string& function,
+                               fusioncut::NodeCutComponents* components) {
+  const char* name = function.c_str();
+  check_one_dimensional(name, "weights", weights);
+  const int64_t n = self.graph.num_nodes();
+  if (weights.size() != n) {
+    throw py::value_error(function + ": weights has length " + std::to_string(weights.size()) +
+                          " but the graph has " + std::to_string(n) + " nodes");
+  }
+  const Algorithm requested = parse_algorithm(function, algorithm);
+  // The copy is made holding the GIL; solve() validates it and reads nothing else.
+  std::vector<int64_t> large;
+  std::vector<int64_t>& copy = n <= kRetainedWorkspaceEdges ? cached_weights : large;
+  copy.assign(weights.data(), weights.data() + n);
+  BoolArray side_in(n), side_out(n);
+  auto* in = reinterpret_cast<uint8_t*>(side_in.mutable_data());
+  auto* out = reinterpret_cast<uint8_t*>(side_out.mutable_data());
+  fusioncut::NodeCutResult result;
+  {
+    py::gil_scoped_release release;
+    std::lock_guard<std::mutex> lock(self.mutex);
+    result = components ? self.graph.solve_components(copy.data(), requested, check, in, out,
+                                                      components, name)
+                        : self.graph.solve(copy.data(), requested, check, in, out, name);
+  }
+  return BoundNodeCutResult{to_python_int(result.value), to_numpy(result.cut_nodes),
+                            std::move(side_in), std::move(side_out),
+                            py::str(algorithm_name(result.algorithm))};
+}
 
 }  // namespace
 
@@ -214,6 +264,18 @@ PYBIND11_MODULE(_core, m) {
       "Minimum s-t cut of C-contiguous int64 arrays, copied and validated before the GIL is "
       "released; returns a MinCutResult.");
 
+  py::class_<BoundNodeCutComponents>(
+      m, "NodeCutComponents",
+      "Every minimum cut of one solve (read-only): component_in, component_out (int32 per "
+      "node: -1 forced to the source side, -2 forced to the sink side, else a free residual "
+      "component in [0, count)), count, dag_tail, dag_head (int32: a free component on the "
+      "source side forces its head there; ids fall along every arc).")
+      .def_readonly("component_in", &BoundNodeCutComponents::component_in)
+      .def_readonly("component_out", &BoundNodeCutComponents::component_out)
+      .def_readonly("count", &BoundNodeCutComponents::count)
+      .def_readonly("dag_tail", &BoundNodeCutComponents::dag_tail)
+      .def_readonly("dag_head", &BoundNodeCutComponents::dag_head);
+
   py::class_<BoundNodeCutGraph>(m, "NodeCutGraph")
       .def(py::init([](int64_t num_nodes, const Int64Array& src, const Int64Array& dst,
                        const Int64Array& source_in, const Int64Array& source_out,
@@ -238,34 +300,27 @@ PYBIND11_MODULE(_core, m) {
           "solve",
           [](BoundNodeCutGraph& self, const Int64Array& weights, const std::string& algorithm,
              bool check, const std::string& function) {
-            const char* name = function.c_str();
-            check_one_dimensional(name, "weights", weights);
-            const int64_t n = self.graph.num_nodes();
-            if (weights.size() != n) {
-              throw py::value_error(function + ": weights has length " +
-                                    std::to_string(weights.size()) + " but the graph has " +
-                                    std::to_string(n) + " nodes");
-            }
-            const Algorithm requested = parse_algorithm(function, algorithm);
-            // The copy is made holding the GIL; solve() validates it and reads nothing else.
-            std::vector<int64_t> large;
-            std::vector<int64_t>& copy = n <= kRetainedWorkspaceEdges ? cached_weights : large;
-            copy.assign(weights.data(), weights.data() + n);
-            BoolArray side_in(n), side_out(n);
-            auto* in = reinterpret_cast<uint8_t*>(side_in.mutable_data());
-            auto* out = reinterpret_cast<uint8_t*>(side_out.mutable_data());
-            fusioncut::NodeCutResult result;
-            {
-              py::gil_scoped_release release;
-              std::lock_guard<std::mutex> lock(self.mutex);
-              result = self.graph.solve(copy.data(), requested, check, in, out, name);
-            }
-            return BoundNodeCutResult{to_python_int(result.value), to_numpy(result.cut_nodes),
-                                      std::move(side_in), std::move(side_out),
-                                      py::str(algorithm_name(result.algorithm))};
+            return solve_bound(self, weights, algorithm, check, function, nullptr);
           },
           py::arg("weights").noconvert(), py::arg("algorithm") = "auto",
           py::arg("check") = false, py::arg("function") = "NodeCutGraph.solve",
           "Re-solves for new node weights (a C-contiguous int64 array, copied and validated "
-          "before the GIL is released); returns a NodeCutResult.");
+          "before the GIL is released); returns a NodeCutResult.")
+      .def(
+          "solve_components",
+          [](BoundNodeCutGraph& self, const Int64Array& weights, const std::string& algorithm,
+             bool check, const std::string& function) {
+            fusioncut::NodeCutComponents components;
+            BoundNodeCutResult cut =
+                solve_bound(self, weights, algorithm, check, function, &components);
+            return py::make_tuple(
+                std::move(cut),
+                BoundNodeCutComponents{to_numpy32(components.in), to_numpy32(components.out),
+                                       components.count, to_numpy32(components.dag_tail),
+                                       to_numpy32(components.dag_head)});
+          },
+          py::arg("weights").noconvert(), py::arg("algorithm") = "auto",
+          py::arg("check") = false, py::arg("function") = "NodeCutGraph.solve_components",
+          "solve, and every minimum cut for the same weights: returns (NodeCutResult, "
+          "NodeCutComponents).");
 }

@@ -94,7 +94,8 @@ class FlowSolver {
         if (role[g.head(a)] != kSourceSet) leaving_source += res[a];
       }
     }
-    if (leaving_source < kInfinity) {
+    wide_ = leaving_source >= kInfinity;
+    if (!wide_) {
       run_with<int64_t>(g, res, role, algorithm, function, check ? &initial_ : nullptr,
                         push_relabel_, boykov_kolmogorov_);
     } else {
@@ -110,6 +111,10 @@ class FlowSolver {
   }
 
   const std::vector<uint8_t>& in_sink() const { return in_sink_; }
+  // Whether the last run was on the 128-bit path; its final residual is then wide_residual(),
+  // else the caller's array.
+  bool wide() const { return wide_; }
+  const std::vector<WideInt>& wide_residual() const { return wide_residual_; }
 
  private:
   template <class Cap, class PR, class BK>
@@ -140,6 +145,7 @@ class FlowSolver {
   std::vector<WideInt> wide_initial_;
   std::vector<uint8_t> in_sink_;         // the canonical sink side of the last run
   std::vector<VertexId> queue_;
+  bool wide_ = false;                    // the last run took the 128-bit path
 };
 
 // Reductions and max flow in place on one residual graph (NodeCutGraph's fixed network).
@@ -166,6 +172,8 @@ class CutSolver {
   const std::vector<uint8_t>& in_sink() const { return flow_.in_sink(); }
   const std::vector<VertexId>& unbounded_path() const { return reductions_.unbounded_path(); }
   Algorithm used() const { return used_; }
+  const uint8_t* role() const { return reductions_.role(); }
+  const FlowSolver& flow() const { return flow_; }
 
  private:
   Reductions reductions_;

@@ -23,8 +23,11 @@
 // network's edge list (the binding holds the GIL for it), then the constructor builds the
 // residual graph from that list alone.
 //
+// solve_components() also describes every minimum cut for those weights (residual_components.h):
+// each vertex's strongly connected component of the final residual graph, per node side.
+//
 // Complexity: construction O(n + m); solve() O(n + m) plus the max-flow algorithm, with no
-// allocation after the first solve.
+// allocation after the first solve; solve_components() O(n + m) more.
 #pragma once
 
 #include <cstdint>
@@ -33,6 +36,7 @@
 
 #include "input.h"
 #include "min_cut.h"
+#include "residual_components.h"
 #include "residual_graph.h"
 
 namespace fusioncut {
@@ -41,6 +45,16 @@ struct NodeCutResult {
   WideInt value = 0;
   std::vector<int64_t> cut_nodes;  // ascending
   Algorithm algorithm = Algorithm::kAuto;
+};
+
+// Every minimum cut of one solve, per node side: the side's residual component
+// (ResidualComponents::kForcedSource, kForcedSink, or a free component in [0, count)), and the
+// DAG of the free components (tail on the source side forces head there). A node is cut in a
+// minimum cut iff its in-side is on the source side and its out-side is not.
+struct NodeCutComponents {
+  std::vector<int32_t> in, out;  // per node
+  int32_t count = 0;
+  std::vector<int32_t> dag_tail, dag_head;
 };
 
 // The nodes attached to a terminal, as index arrays.
@@ -197,6 +211,41 @@ class NodeCutGraph {
     return result;
   }
 
+  // solve(), then every minimum cut for the same weights (see NodeCutComponents).
+  NodeCutResult solve_components(const int64_t* weights, Algorithm algorithm, bool check,
+                                 uint8_t* source_side_in, uint8_t* source_side_out,
+                                 NodeCutComponents* components,
+                                 const char* function = "NodeCutGraph.solve_components") {
+    NodeCutResult result =
+        solve(weights, algorithm, check, source_side_in, source_side_out, function);
+    // The initial residual is base_residual_ with the weights on the split arcs (invariant 1).
+    std::vector<int64_t>& initial = initial_;
+    initial.assign(base_residual_.begin(), base_residual_.end());
+    for (VertexId v = 0; v < num_nodes_; ++v) initial[split_arc_[v]] = weights[v];
+    const FlowSolver& flow = solver_.flow();
+    if (flow.wide()) {
+      const auto wide_initial = [&](ArcId a) {
+        return initial[a] >= kInfinity ? CapacityTraits<WideInt>::kInfinite
+                                       : WideInt{initial[a]};
+      };
+      residual_components(graph_, flow.wide_residual().data(), wide_initial, solver_.role(),
+                          function, &all_);
+    } else {
+      residual_components(graph_, residual_.data(), [&](ArcId a) { return initial[a]; },
+                          solver_.role(), function, &all_);
+    }
+    components->in.resize(static_cast<size_t>(num_nodes_));
+    components->out.resize(static_cast<size_t>(num_nodes_));
+    for (VertexId v = 0; v < num_nodes_; ++v) {
+      components->in[v] = all_.component[2 * v];
+      components->out[v] = all_.component[2 * v + 1];
+    }
+    components->count = all_.count;
+    components->dag_tail = all_.dag_tail;
+    components->dag_head = all_.dag_head;
+    return result;
+  }
+
  private:
   VertexId num_nodes_ = 0;
   VertexId source_ = 0, sink_ = 0;
@@ -205,6 +254,8 @@ class NodeCutGraph {
   std::vector<ArcId> split_arc_;        // invariant 1
   std::vector<int64_t> residual_;       // the residual of the current solve
   CutSolver solver_;
+  std::vector<int64_t> initial_;        // solve_components(): the residual before the solve
+  ResidualComponents all_;              // solve_components(): per split-network vertex
 };
 
 }  // namespace fusioncut

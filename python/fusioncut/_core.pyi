@@ -46,6 +46,20 @@ class NodeCutResult:
     @property
     def algorithm(self) -> str: ...
 
+class NodeCutComponents:
+    """Every minimum cut of one solve; read-only (see fusioncut._solver.MinCuts)."""
+
+    @property
+    def component_in(self) -> npt.NDArray[np.int32]: ...
+    @property
+    def component_out(self) -> npt.NDArray[np.int32]: ...
+    @property
+    def count(self) -> int: ...
+    @property
+    def dag_tail(self) -> npt.NDArray[np.int32]: ...
+    @property
+    def dag_head(self) -> npt.NDArray[np.int32]: ...
+
 def min_cut(
     num_nodes: int,
     src: npt.NDArray[np.int64],
@@ -81,3 +95,11 @@ class NodeCutGraph:
         function: str = "NodeCutGraph.solve",
     ) -> NodeCutResult:
         """Re-solves for new node weights; `function` names the caller in error messages."""
+    def solve_components(
+        self,
+        weights: npt.NDArray[np.int64],
+        algorithm: str = "auto",
+        check: bool = False,
+        function: str = "NodeCutGraph.solve_components",
+    ) -> tuple[NodeCutResult, NodeCutComponents]:
+        """solve, and every minimum cut for the same weights."""

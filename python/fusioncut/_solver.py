@@ -9,6 +9,7 @@ then hands contiguous int64 arrays to C++ in one call::
     NodeCutGraph(n, src, dst, source_in=..)       the same network, built once;
         .solve(weights) -> NodeCut                re-solved for new weights without rebuilding
         .solve_int64(weights) -> NodeCut          the same for an int64 array, no numpy checks
+        .solve_components(weights)                ... and every minimum cut (MinCuts)
 
 C++ copies every array into its own memory and validates the copy before it releases the GIL,
 so another thread writing to the caller's arrays during a solve changes nothing that is solved:
@@ -70,6 +71,20 @@ class NodeCut:
     """bool array over nodes: the node's input vertex is on the source side."""
     source_side_out: np.ndarray
     """bool array over nodes: the node's output vertex is on the source side."""
+
+
+@dataclass(frozen=True)
+class MinCuts:
+    """Every minimum cut of one solve (csrc/residual_components.h): per node side, its residual
+    component, -1 (source side of every minimum cut), -2 (sink side) or free in [0, count);
+    ``dag_tail[k]`` on the source side forces ``dag_head[k]`` there (ids fall along arcs). The
+    minimum cuts are the closures of that DAG; ``v`` is cut when only its in-side is inside."""
+
+    component_in: np.ndarray  # int32 (n,)
+    component_out: np.ndarray  # int32 (n,)
+    count: int
+    dag_tail: np.ndarray  # int32
+    dag_head: np.ndarray  # int32
 
 
 def _integer(function: str, name: str, value: Any) -> int:
@@ -416,21 +431,32 @@ class NodeCutGraph:
         so a bad weight raises the same ValueError as ``solve``, with ``function`` (the
         caller's public name) in the message. Any other array raises TypeError, nothing is
         converted."""
+        result = self._int64("solve", weights, algorithm, check, function)
+        return NodeCut(result.value, result.cut_nodes, result.source_side_in,
+                       result.source_side_out)
+
+    def solve_components(self, weights: np.ndarray, *, algorithm: str = "auto",
+                         check: bool = False, function: str = "NodeCutGraph.solve_components"
+                         ) -> tuple[NodeCut, MinCuts]:
+        """``solve_int64`` (same arguments and errors), and every minimum cut for the same
+        weights (``MinCuts``: the residual graph's strongly connected components)."""
+        result, comps = self._int64("solve_components", weights, algorithm, check, function)
+        return (NodeCut(result.value, result.cut_nodes, result.source_side_in,
+                        result.source_side_out),
+                MinCuts(comps.component_in, comps.component_out, comps.count, comps.dag_tail,
+                        comps.dag_head))
+
+    def _int64(self, method: str, weights: Any, algorithm: str, check: bool, function: str):
         try:
-            result = self._graph.solve(weights, algorithm, bool(check), function)
+            return getattr(self._graph, method)(weights, algorithm, bool(check), function)
         except TypeError:
-            if (
-                isinstance(weights, np.ndarray)
-                and weights.dtype == np.int64
-                and weights.flags.c_contiguous
-            ):
+            if isinstance(weights, np.ndarray) and weights.dtype == np.int64 \
+                    and weights.flags.c_contiguous:
                 raise  # about another argument, or C++'s own message (the dimensions)
             raise TypeError(
                 f"{function}: weights must be a C-contiguous int64 numpy array for solve_int64 "
                 f"(solve() converts anything else), got {_describe(weights)}"
             ) from None
-        return NodeCut(result.value, result.cut_nodes, result.source_side_in,
-                       result.source_side_out)
 
     def _solve_name(self) -> str:
         return "NodeCutGraph.solve" if self._function == "NodeCutGraph" else self._function
