@@ -78,6 +78,7 @@ struct BoundNodeCutResult {
 struct BoundNodeCutComponents {
   py::array_t<int32_t> component_in;
   py::array_t<int32_t> component_out;
+  BoolArray saturated;
   int32_t count;
   py::array_t<int32_t> dag_tail;
   py::array_t<int32_t> dag_head;
@@ -86,6 +87,12 @@ struct BoundNodeCutComponents {
 py::array_t<int32_t> to_numpy32(const std::vector<int32_t>& values) {
   py::array_t<int32_t> array(static_cast<py::ssize_t>(values.size()));
   std::copy(values.begin(), values.end(), array.mutable_data());
+  return array;
+}
+
+BoolArray to_bool_numpy(const std::vector<uint8_t>& values) {
+  BoolArray array(static_cast<py::ssize_t>(values.size()));
+  std::copy(values.begin(), values.end(), reinterpret_cast<uint8_t*>(array.mutable_data()));
   return array;
 }
 
@@ -268,10 +275,11 @@ PYBIND11_MODULE(_core, m) {
       m, "NodeCutComponents",
       "Every minimum cut of one solve (read-only): component_in, component_out (int32 per "
       "node: -1 forced to the source side, -2 forced to the sink side, else a free residual "
-      "component in [0, count)), count, dag_tail, dag_head (int32: a free component on the "
+      "component in [0, count)), saturated (bool per node: its split arc is full), count, dag_tail, dag_head (int32: a free component on the "
       "source side forces its head there; ids fall along every arc).")
       .def_readonly("component_in", &BoundNodeCutComponents::component_in)
       .def_readonly("component_out", &BoundNodeCutComponents::component_out)
+      .def_readonly("saturated", &BoundNodeCutComponents::saturated)
       .def_readonly("count", &BoundNodeCutComponents::count)
       .def_readonly("dag_tail", &BoundNodeCutComponents::dag_tail)
       .def_readonly("dag_head", &BoundNodeCutComponents::dag_head);
@@ -316,7 +324,7 @@ PYBIND11_MODULE(_core, m) {
             return py::make_tuple(
                 std::move(cut),
                 BoundNodeCutComponents{to_numpy32(components.in), to_numpy32(components.out),
-                                       components.count, to_numpy32(components.dag_tail),
+                                       to_bool_numpy(components.saturated), components.count, to_numpy32(components.dag_tail),
                                        to_numpy32(components.dag_head)});
           },
           py::arg("weights").noconvert(), py::arg("algorithm") = "auto",

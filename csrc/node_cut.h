@@ -50,9 +50,13 @@ struct NodeCutResult {
 // Every minimum cut of one solve, per node side: the side's residual component
 // (ResidualComponents::kForcedSource, kForcedSink, or a free component in [0, count)), and the
 // DAG of the free components (tail on the source side forces head there). A node is cut in a
-// minimum cut iff its in-side is on the source side and its out-side is not.
+// minimum cut iff its in-side is on the source side and its out-side is not. `saturated[v]`:
+// v's split arc has no residual capacity left; for such a node with positive weight, its
+// out-side on the source side forces its in-side there, so "v is cut" is [in-side on the source
+// side] - [out-side on the source side], additive over components.
 struct NodeCutComponents {
   std::vector<int32_t> in, out;  // per node
+  std::vector<uint8_t> saturated;  // per node
   int32_t count = 0;
   std::vector<int32_t> dag_tail, dag_head;
 };
@@ -223,6 +227,12 @@ class NodeCutGraph {
     initial.assign(base_residual_.begin(), base_residual_.end());
     for (VertexId v = 0; v < num_nodes_; ++v) initial[split_arc_[v]] = weights[v];
     const FlowSolver& flow = solver_.flow();
+    components->saturated.resize(static_cast<size_t>(num_nodes_));
+    for (VertexId v = 0; v < num_nodes_; ++v) {
+      const ArcId a = split_arc_[v];
+      components->saturated[v] =
+          flow.wide() ? flow.wide_residual()[a] <= 0 : residual_[a] <= 0;
+    }
     if (flow.wide()) {
       const auto wide_initial = [&](ArcId a) {
         return initial[a] >= kInfinity ? CapacityTraits<WideInt>::kInfinite

@@ -77,14 +77,16 @@ class NodeCut:
 class MinCuts:
     """Every minimum cut of one solve (csrc/residual_components.h): per node side, its residual
     component, -1 (source side of every minimum cut), -2 (sink side) or free in [0, count);
-    ``dag_tail[k]`` on the source side forces ``dag_head[k]`` there (ids fall along arcs). The
-    minimum cuts are the closures of that DAG; ``v`` is cut when only its in-side is inside."""
+    ``dag_tail[k]`` on the source side forces ``dag_head[k]`` there (ids fall along arcs); the
+    minimum cuts are the DAG's closures. ``saturated``: the split arc is full (then, at
+    positive weight, ``v`` is cut iff [in-side inside] - [out-side inside] = 1)."""
 
     component_in: np.ndarray  # int32 (n,)
     component_out: np.ndarray  # int32 (n,)
+    saturated: np.ndarray  # bool (n,)
     count: int
-    dag_tail: np.ndarray  # int32
-    dag_head: np.ndarray  # int32
+    dag_tail: np.ndarray  # int32, with dag_head
+    dag_head: np.ndarray
 
 
 def _integer(function: str, name: str, value: Any) -> int:
@@ -440,11 +442,10 @@ class NodeCutGraph:
                          ) -> tuple[NodeCut, MinCuts]:
         """``solve_int64`` (same arguments and errors), and every minimum cut for the same
         weights (``MinCuts``: the residual graph's strongly connected components)."""
-        result, comps = self._int64("solve_components", weights, algorithm, check, function)
-        return (NodeCut(result.value, result.cut_nodes, result.source_side_in,
-                        result.source_side_out),
-                MinCuts(comps.component_in, comps.component_out, comps.count, comps.dag_tail,
-                        comps.dag_head))
+        r, c = self._int64("solve_components", weights, algorithm, check, function)
+        return (NodeCut(r.value, r.cut_nodes, r.source_side_in, r.source_side_out),
+                MinCuts(c.component_in, c.component_out, c.saturated, c.count, c.dag_tail,
+                        c.dag_head))
 
     def _int64(self, method: str, weights: Any, algorithm: str, check: bool, function: str):
         try:
