@@ -1,0 +1,421 @@
+"""The plans a memory budget can reach: a parametric sweep, every minimum cut at its
+breakpoints, and a knapsack between neighbouring cuts.
+
+The budget problem is ``minimise R(S) subject to M(S) <= B``: ``M`` the activation bytes a plan
+keeps for the backward (each storage once; graph inputs and static inputs are alive anyway and
+count nothing: ``saved_activation_bytes``), ``R`` its recompute seconds on the device. Its
+Lagrangian is a minimum cut (``budget_network``: saving node ``v`` costs the bytes it keeps,
+recomputing it its price, on a switch node; only arcs out of the source carry ``lam``)::
+
+    minimise  M(S) x K + tie  +  lam x R(S) x bandwidth x K
+
+so the cuts are nested in ``lam`` (Gallo, Grigoriadis and Tarjan) and ``sweep`` finds every
+vertex of the lower hull of (M, R) by intersecting cut lines (Eisner and Severance), from the
+least storage (``lam = 0``) up to the first cut that keeps at least the runtime plan's bytes.
+
+Between two neighbouring hull cuts every plan on the hull's edge is a minimum cut at their
+breakpoint, and those are exactly the closures of the strongly connected components of the
+residual graph there (Picard and Queyranne; ``NodeCutGraph.solve_components``): a chain such
+as an unrolled LSTM's yields one plan per link, N identical layers N + 1 plans. The breakpoint
+solve drops the tie-break and scales the two sides so that both cuts cost exactly the same
+(integers: bytes x dR and prices x dM, divided by their gcd; quantised by powers of two when a
+product would pass 2**52, which only coarsens ties). Each component adds ``dm`` bytes and
+removes ``dm x dR / dM`` of recomputation, so on an edge the best plan for a byte limit is the
+closure keeping the most bytes under it: a precedence-constrained subset sum (``_Gap``).
+
+- The components split into groups no arc joins. A group's closures are enumerated (ids fall
+  along every arc, so a depth-first walk in id order decides each component after everything
+  it forces) up to ``_MAX_CLOSURES`` per group; a larger group offers the prefixes of its ids
+  (every prefix is a closure) besides the closures enumerated: a bounded heuristic.
+- Across groups, a dynamic programme over the reachable byte totals (each group takes one of
+  its closures) is exact while it holds at most ``_MAX_TOTALS`` totals; beyond, totals closer
+  than (range / ``_MAX_TOTALS``) merge into the smaller, so a limit loses at most that much per
+  group processed after the merge began.
+
+``Generator`` holds the sweep's cuts (evaluated at once) and builds a gap's programme when a
+target or a listing first needs it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from fusioncut._solver import INF, NodeCutGraph
+from fusioncut.cost import CostModel
+from fusioncut.graph import JointGraph, Role, Value
+from fusioncut.network import FlowNetwork, priced_network
+from fusioncut.peak import PeakEstimate, estimate_peak, phases, recomputed
+from fusioncut.policy import BUDGET_LIFTS, Policy
+from fusioncut.recompute import RecomputeModel
+
+__all__ = ["BudgetNetwork", "Evaluator", "FrontierPoint", "Generator", "budget_network",
+           "saved_activation_bytes", "storage_bytes", "sweep"]
+
+_MAX_SOLVES = 400
+_MAX_CLOSURES = 512  # closures enumerated per group of components
+_MAX_TOTALS = 4096  # byte totals the knapsack keeps per group step
+_BREAKPOINT_BITS = 52  # the largest weight of a breakpoint solve, in bits
+
+
+@dataclass(frozen=True)
+class FrontierPoint:
+    """One plan of the frontier."""
+
+    saved: np.ndarray  # int64 joint-node indices, ascending
+    recomputed: np.ndarray  # int64 forward nodes the backward computes again, ascending
+    lam: float | None  # the price scale at which the cut is minimal; None: not a sweep cut
+    cost_bytes: int  # bytes moved by saving (the byte model, no tie-break)
+    recompute_seconds: float  # estimated seconds of recomputation
+    saved_bytes: int  # activation storage kept for the backward (each storage once)
+    peak: PeakEstimate
+
+    def step_seconds(self, device) -> float:
+        """Estimated seconds the plan adds to a step: bytes moved plus recomputation."""
+        return self.cost_bytes / device.bandwidth + self.recompute_seconds
+
+
+@dataclass(frozen=True)
+class _Cut:
+    saved: np.ndarray
+    side_in: np.ndarray  # bool (n,): in-vertex on the source side
+    side_out: np.ndarray
+    lam: float
+
+
+@dataclass
+class BudgetNetwork:
+    """The network with recompute prices, built once and re-solved per ``lam``."""
+
+    graph: JointGraph
+    network: FlowNetwork  # joint nodes, then one price node per entry of ``priced``
+    priced: np.ndarray  # int64 joint nodes whose recomputation has a price
+    weights: np.ndarray  # int64 (n,): saving weights, tie-break included (bytes moved)
+    prices: np.ndarray  # int64 (len(priced),): recompute price x K at lam = 1
+    recompute_seconds: np.ndarray  # float64 (n,)
+    solver: NodeCutGraph
+
+    def at(self, weights: np.ndarray, prices: np.ndarray, seconds: np.ndarray) -> BudgetNetwork:
+        """The same network (and solver) with weights, prices and recompute seconds at other
+        sizes."""
+        return dataclasses.replace(self, weights=weights, prices=prices,
+                                   recompute_seconds=seconds)
+
+    def solve(self, lam: float, weights: np.ndarray) -> _Cut:
+        """The minimum cut at ``lam`` with saving weights ``weights``."""
+        aux = np.minimum(np.rint(lam * self.prices.astype(np.float64)), INF // 4)
+        cut = self.solver.solve_int64(np.concatenate([weights, aux.astype(np.int64)]),
+                                      function="fusioncut.budget")
+        n = self.graph.num_nodes
+        nodes = cut.cut_nodes
+        return _Cut(saved=np.sort(nodes[nodes < n]), side_in=cut.source_side_in[:n],
+                    side_out=cut.source_side_out[:n], lam=lam)
+
+
+def budget_network(graph: JointGraph, policy: Policy, costs: CostModel, base: FlowNetwork,
+                   model: RecomputeModel) -> BudgetNetwork:
+    """``base`` (decide's network) with the bans a budget lifts turned into prices."""
+    hard = np.fromiter((r is not None and r.kind not in BUDGET_LIFTS for r in policy.ban),
+                       dtype=bool, count=graph.num_nodes)
+    lifted = FlowNetwork(base.src, base.dst, base.source_in & hard, base.sink_in, base.sink_out)
+    net, priced, prices = priced_network(graph, lifted, model.costly,
+                                         model.byte_equivalents(graph), costs.scale)
+    solver = NodeCutGraph(net.num_nodes, net.src, net.dst, source_in=net.source_in,
+                          sink_in=net.sink_in, sink_out=net.sink_out)
+    return BudgetNetwork(graph=graph, network=net, priced=priced,
+                         weights=costs.weights(graph.nbytes), prices=prices,
+                         recompute_seconds=model.seconds(graph), solver=solver)
+
+
+def storage_bytes(graph: JointGraph, static: np.ndarray, nbytes: np.ndarray) -> np.ndarray:
+    """int64 (n,): the bytes saving node ``v`` keeps alive, its storage base's; 0 for what is
+    alive anyway (graph inputs, static inputs and their views) and for non-tensors."""
+    base = graph.base
+    counted = (graph.value == Value.TENSOR) & (graph.role[base] > Role.CONSTANT) & ~static[base]
+    return np.where(counted, nbytes[base], 0).astype(np.int64)
+
+
+def saved_activation_bytes(graph: JointGraph, saved: np.ndarray, static: np.ndarray,
+                           nbytes: np.ndarray | None = None) -> int:
+    """Storage the backward keeps: each saved tensor's base once, graph inputs and static
+    inputs excluded (they are alive anyway)."""
+    base = graph.base[saved]
+    keep = (graph.value[saved] == Value.TENSOR) & (graph.role[base] > Role.CONSTANT) \
+        & ~static[base]
+    nbytes = graph.nbytes if nbytes is None else nbytes
+    return int(nbytes[np.unique(base[keep])].sum())
+
+
+class Evaluator:
+    """Turns saved sets into ``FrontierPoint``s (recomputation, bytes, peak) at element
+    counts ``numel`` (the size hints by default)."""
+
+    def __init__(self, graph, bnet, costs, static, numel=None):
+        self.graph, self.bnet, self.static = graph, bnet, static
+        self.numel = graph.numel if numel is None else numel
+        self.nbytes = self.numel * graph.itemsize
+        self.cost = costs.costs(self.nbytes)
+
+    def point(self, saved: np.ndarray, lam: float | None) -> FrontierPoint:
+        graph = self.graph
+        saved = np.sort(np.asarray(saved, dtype=np.int64))
+        split = phases(graph, saved)
+        again = recomputed(graph, saved, split)
+        return FrontierPoint(
+            saved=saved, recomputed=again, lam=lam, cost_bytes=int(self.cost[saved].sum()),
+            recompute_seconds=float(self.bnet.recompute_seconds[again].sum()),
+            saved_bytes=saved_activation_bytes(graph, saved, self.static, self.nbytes),
+            peak=estimate_peak(graph, saved, numel=self.numel, split=split))
+
+
+def sweep(bnet: BudgetNetwork, storage_w: np.ndarray, limit: int) -> tuple[list[_Cut], int]:
+    """The lower hull's cuts, least storage first, up to the first whose storage weight
+    (``storage_w``, tie-break included) reaches ``limit``; and the number of solves."""
+    graph = bnet.graph
+    price_of = np.zeros(graph.num_nodes, dtype=np.int64)
+    price_of[bnet.priced] = bnet.prices
+    found: dict[bytes, tuple[_Cut, int, int]] = {}
+    solves = 0
+
+    def run(lam: float) -> tuple[_Cut, int, int]:
+        nonlocal solves
+        solves += 1
+        cut = bnet.solve(lam, storage_w)
+        entry = (cut, int(storage_w[cut.saved].sum()), int(price_of[~cut.side_in].sum()))
+        return found.setdefault(cut.saved.tobytes(), entry)
+
+    def between(a, b) -> None:
+        (ca, wa, ra), (cb, wb, rb) = a, b
+        if wa >= limit or ra <= rb or (wa, ra) == (wb, rb) or solves >= _MAX_SOLVES:
+            return
+        lam = (wb - wa) / (ra - rb)
+        if not ca.lam < lam < cb.lam:
+            return
+        m = run(lam)
+        if m[1] + lam * m[2] >= wa + lam * ra - 0.5:
+            return  # nothing below both lines: lam is a breakpoint
+        between(a, m)
+        between(m, b)
+
+    positive = bnet.prices[bnet.prices > 0]
+    finite = storage_w[storage_w < INF]
+    # Above lam_top no recomputation is worth any storage: the top cut recomputes least.
+    lam_top = (float(finite.sum()) + 1.0) / float(positive.min()) if len(positive) else 1.0
+    between(run(0.0), run(max(lam_top, 1.0)))
+    cuts = sorted(found.values(), key=lambda e: (e[1], -e[2]))
+    return [c for c, _, _ in cuts], solves
+
+
+class _Gap:
+    """The plans between two neighbouring hull cuts ``lo`` and ``hi``: closures of the
+    residual components at their breakpoint, chosen by a subset-sum programme over bytes."""
+
+    def __init__(self, gen: Generator, lo: _Cut, hi: _Cut):
+        self.gen = gen
+        self.totals = np.zeros(0, dtype=np.int64)  # reachable byte totals, ascending
+        self._plans: dict[int, FrontierPoint] = {}
+        self._build(lo, hi)
+
+    def _scaled(self, lo: _Cut, hi: _Cut):
+        """Tie-free weights at which ``lo`` and ``hi`` cost exactly the same, or None."""
+        gen = self.gen
+        s, e = gen.storage, gen.price_bytes
+        for shift in range(64):
+            q, p = s >> shift, e >> shift
+            p_of = np.zeros(len(s), dtype=np.int64)
+            p_of[gen.bnet.priced] = p
+            d_m = int(q[hi.saved].sum()) - int(q[lo.saved].sum())
+            d_r = int(p_of[~lo.side_in].sum()) - int(p_of[~hi.side_in].sum())
+            if d_m <= 0 or d_r <= 0:
+                return None
+            g = math.gcd(d_m, d_r)
+            wq, wp = d_r // g, d_m // g
+            if max(int(q.max(initial=0)) * wq, int(p.max(initial=0)) * wp) < 2 ** _BREAKPOINT_BITS:
+                return q, p, wq, wp
+        return None
+
+    def _build(self, lo: _Cut, hi: _Cut) -> None:
+        scaled = self._scaled(lo, hi)
+        if scaled is None:
+            return
+        q, p, wq, wp = scaled
+        gen = self.gen
+        n = len(q)
+        finite = gen.storage_w < INF
+        weights = np.concatenate([np.where(finite, q * wq, INF), p * wp]).astype(np.int64)
+        _, mc = gen.bnet.solver.solve_components(weights, function="fusioncut.budget")
+        cin, cout = mc.component_in.astype(np.int64), mc.component_out.astype(np.int64)
+        m_of = np.concatenate([q, np.zeros(len(p), dtype=np.int64)])
+        additive = mc.saturated & (weights > 0) & (weights < INF)
+        value = np.zeros(mc.count, dtype=np.int64)
+        for comp, sign in ((cin, 1), (cout, -1)):
+            sel = additive & (comp >= 0)
+            value += sign * np.bincount(comp[sel], weights=m_of[sel],
+                                        minlength=mc.count).astype(np.int64)
+        self.cin, self.cout, self.n, self.count = cin[:n], cout[:n], n, mc.count
+        base_in, base_out = cin[:n] == -1, cout[:n] == -1
+        self.base = int(q[np.flatnonzero(base_in & ~base_out & finite)].sum())
+        self._knapsack(value, mc.dag_tail.astype(np.int64), mc.dag_head.astype(np.int64),
+                       mc.count)
+
+    def _knapsack(self, value, tail, head, count) -> None:
+        parent = list(range(count))
+
+        def find(x: int) -> int:
+            while parent[x] != x:
+                parent[x] = parent[parent[x]]
+                x = parent[x]
+            return x
+
+        for t, h in zip(tail.tolist(), head.tolist()):
+            a, b = find(t), find(h)
+            if a != b:
+                parent[max(a, b)] = min(a, b)
+        groups: dict[int, list[int]] = {}
+        for c in range(count):
+            groups.setdefault(find(c), []).append(c)
+        succ: dict[int, list[int]] = {}
+        for t, h in zip(tail.tolist(), head.tolist()):
+            succ.setdefault(t, []).append(h)
+        values = value.tolist()
+        self.options: list[list[list[int]]] = []  # per group: the closures (component lists)
+        totals = np.zeros(1, dtype=np.int64)
+        self.steps: list[tuple[np.ndarray, np.ndarray]] = []
+        for members in groups.values():
+            if not any(values[c] for c in members):
+                continue
+            closures = _closures(members, succ, values)
+            vals = np.array([sum(values[c] for c in cl) for cl in closures], dtype=np.int64)
+            cand = (totals[:, None] + vals[None, :]).ravel()
+            uniq, idx = np.unique(cand, return_index=True)
+            if len(uniq) > _MAX_TOTALS:
+                keep = _thin(uniq)
+                uniq, idx = uniq[keep], idx[keep]
+            self.options.append(closures)
+            self.steps.append((idx // len(vals), idx % len(vals)))
+            totals = uniq
+        self.totals = totals
+
+    def closure(self, k: int) -> np.ndarray:
+        """The saved set of the ``k``-th reachable total."""
+        chosen = np.zeros(self.count + 1, dtype=bool)
+        i = k
+        for g in range(len(self.steps) - 1, -1, -1):
+            parents, opts = self.steps[g]
+            chosen[self.options[g][int(opts[i])]] = True
+            i = int(parents[i])
+        cin, cout, n = self.cin, self.cout, self.n
+        side_in = (cin == -1) | ((cin >= 0) & chosen[np.maximum(cin, 0)])
+        side_out = (cout == -1) | ((cout >= 0) & chosen[np.maximum(cout, 0)])
+        return np.flatnonzero(side_in & ~side_out & (self.gen.storage_w[:n] < INF))
+
+    def plan(self, k: int) -> FrontierPoint:
+        if k not in self._plans:
+            self._plans[k] = self.gen.evaluate.point(self.closure(k), None)
+        return self._plans[k]
+
+    def best(self, limit: int) -> FrontierPoint | None:
+        """The plan keeping the most bytes (so recomputing least) whose saved bytes are at
+        most ``limit``."""
+        k = int(np.searchsorted(self.totals, limit - self.base, side="right")) - 1
+        for _ in range(8):  # quantised or double-counted bytes: step down until it fits
+            if k < 0:
+                return None
+            p = self.plan(k)
+            if p.saved_bytes <= limit:
+                return p
+            k -= 1
+        return None
+
+    def plans(self, most: int) -> list[FrontierPoint]:
+        """At most ``most`` plans spread evenly over the reachable totals, most bytes first."""
+        if len(self.totals) == 0:
+            return []
+        ks = np.unique(np.rint(np.linspace(0, len(self.totals) - 1,
+                                           min(most, len(self.totals)))).astype(int))
+        return [self.plan(int(k)) for k in ks[::-1]]
+
+
+def _closures(members: list[int], succ: dict[int, list[int]], values: list[int]
+              ) -> list[list[int]]:
+    """Closures of one group (``members`` ascending: every arc falls), one per distinct byte
+    total, the empty one first; all of them while at most ``_MAX_CLOSURES``, else also every
+    prefix of ``members``."""
+    out: dict[int, list[int]] = {0: []}
+    chosen: set[int] = set()
+    # A deep group would overflow the recursion: it offers its prefixes only.
+    visited = 0 if len(members) <= _MAX_CLOSURES else _MAX_CLOSURES
+
+    def walk(i: int, total: int) -> None:
+        nonlocal visited
+        if visited >= _MAX_CLOSURES:
+            return
+        if i == len(members):
+            visited += 1
+            out.setdefault(total, sorted(chosen))
+            return
+        c = members[i]
+        walk(i + 1, total)
+        if all(h in chosen for h in succ.get(c, ())):
+            chosen.add(c)
+            walk(i + 1, total + values[c])
+            chosen.discard(c)
+
+    walk(0, 0)
+    if visited >= _MAX_CLOSURES:
+        total = 0
+        for j, c in enumerate(members):
+            total += values[c]
+            out.setdefault(total, members[:j + 1])
+    return list(out.values())
+
+
+def _thin(totals: np.ndarray) -> np.ndarray:
+    """Indices of at most about ``_MAX_TOTALS`` of the ascending ``totals``: the smallest of
+    each of that many equal bins, and the largest."""
+    span = int(totals[-1] - totals[0]) + 1
+    bins = (totals - totals[0]).astype(np.float64) * (_MAX_TOTALS / span)
+    _, first = np.unique(bins.astype(np.int64), return_index=True)
+    return np.union1d(first, [len(totals) - 1])
+
+
+class Generator:
+    """The plans in reach of one budget network at one set of sizes: the sweep's cuts
+    (evaluated at once) and the gaps between neighbours (built when first asked for)."""
+
+    def __init__(self, graph: JointGraph, bnet: BudgetNetwork, costs: CostModel,
+                 static: np.ndarray, runtime_saved: np.ndarray, numel=None):
+        self.graph, self.bnet = graph, bnet
+        self.evaluate = Evaluator(graph, bnet, costs, static, numel)
+        self.storage = storage_bytes(graph, static, self.evaluate.nbytes)
+        exact = np.minimum(self.storage, costs.max_exact_cost)
+        self.storage_w = np.where(costs.finite, exact * costs.scale + costs.tie,
+                                  INF).astype(np.int64)
+        self.price_bytes = bnet.prices // max(costs.scale, 1)
+        limit = int(self.storage_w[runtime_saved].sum())
+        self.cuts, self.solves = sweep(bnet, self.storage_w, limit)
+        self.points = [self.evaluate.point(c.saved, c.lam) for c in self.cuts]
+        self._gaps: dict[int, _Gap] = {}
+
+    def gap(self, k: int) -> _Gap:
+        """The plans between cut ``k - 1`` and cut ``k`` (``1 <= k < len(cuts)``)."""
+        if k not in self._gaps:
+            self._gaps[k] = _Gap(self, self.cuts[k - 1], self.cuts[k])
+        return self._gaps[k]
+
+    def best_within(self, limit: int) -> FrontierPoint | None:
+        """The sweep's cut or gap plan that recomputes least among those saving at most
+        ``limit`` bytes (None when none does)."""
+        fits = [k for k, p in enumerate(self.points) if p.saved_bytes <= limit]
+        if not fits:
+            return None
+        best = min((self.points[k] for k in fits), key=lambda p: p.recompute_seconds)
+        k = fits[-1] + 1
+        if k < len(self.cuts):
+            q = self.gap(k).best(limit)
+            if q is not None and q.recompute_seconds < best.recompute_seconds:
+                best = q
+        return best
