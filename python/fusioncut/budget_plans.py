@@ -59,6 +59,7 @@ _MAX_SOLVES = 400
 _MAX_CLOSURES = 512  # closures enumerated per group of components
 _MAX_TOTALS = 4096  # byte totals the knapsack keeps per group step
 _BREAKPOINT_BITS = 52  # the largest weight of a breakpoint solve, in bits
+_FILL_ROUNDS = 4  # restricted sweeps that look for a plan above a hull edge (``_fill``)
 
 
 @dataclass(frozen=True)
@@ -104,9 +105,12 @@ class BudgetNetwork:
         return dataclasses.replace(self, weights=weights, prices=prices,
                                    recompute_seconds=seconds)
 
-    def solve(self, lam: float, weights: np.ndarray) -> _Cut:
-        """The minimum cut at ``lam`` with saving weights ``weights``."""
+    def solve(self, lam: float, weights: np.ndarray, fixed: np.ndarray | None = None) -> _Cut:
+        """The minimum cut at ``lam`` with saving weights ``weights``; ``fixed`` (bool over
+        ``priced``) forbids recomputing those nodes."""
         aux = np.minimum(np.rint(lam * self.prices.astype(np.float64)), INF // 4)
+        if fixed is not None:
+            aux[fixed] = INF
         cut = self.solver.solve_int64(np.concatenate([weights, aux.astype(np.int64)]),
                                       function="fusioncut.budget")
         n = self.graph.num_nodes
@@ -171,9 +175,12 @@ class Evaluator:
             peak=estimate_peak(graph, saved, numel=self.numel, split=split))
 
 
-def sweep(bnet: BudgetNetwork, storage_w: np.ndarray, limit: int) -> tuple[list[_Cut], int]:
-    """The lower hull's cuts, least storage first, up to the first whose storage weight
-    (``storage_w``, tie-break included) reaches ``limit``; and the number of solves."""
+def sweep(bnet: BudgetNetwork, storage_w: np.ndarray, limit: int, lam_lo: float = 0.0,
+          fixed: np.ndarray | None = None, lam_hi: float | None = None
+          ) -> tuple[list[_Cut], int]:
+    """The lower hull's cuts for ``lam >= lam_lo``, least storage first, up to the first
+    whose storage weight (``storage_w``, tie-break included) reaches ``limit``; and the
+    number of solves. ``fixed``: priced nodes that may not be recomputed."""
     graph = bnet.graph
     price_of = np.zeros(graph.num_nodes, dtype=np.int64)
     price_of[bnet.priced] = bnet.prices
@@ -183,7 +190,7 @@ def sweep(bnet: BudgetNetwork, storage_w: np.ndarray, limit: int) -> tuple[list[
     def run(lam: float) -> tuple[_Cut, int, int]:
         nonlocal solves
         solves += 1
-        cut = bnet.solve(lam, storage_w)
+        cut = bnet.solve(lam, storage_w, fixed)
         entry = (cut, int(storage_w[cut.saved].sum()), int(price_of[~cut.side_in].sum()))
         return found.setdefault(cut.saved.tobytes(), entry)
 
@@ -204,7 +211,9 @@ def sweep(bnet: BudgetNetwork, storage_w: np.ndarray, limit: int) -> tuple[list[
     finite = storage_w[storage_w < INF]
     # Above lam_top no recomputation is worth any storage: the top cut recomputes least.
     lam_top = (float(finite.sum()) + 1.0) / float(positive.min()) if len(positive) else 1.0
-    between(run(0.0), run(max(lam_top, 1.0)))
+    if lam_hi is None:
+        lam_hi = max(lam_top, 1.0, 2 * lam_lo)
+    between(run(lam_lo), run(lam_hi))
     cuts = sorted(found.values(), key=lambda e: (e[1], -e[2]))
     return [c for c, _, _ in cuts], solves
 
@@ -299,8 +308,8 @@ class _Gap:
             totals = uniq
         self.totals = totals
 
-    def closure(self, k: int) -> np.ndarray:
-        """The saved set of the ``k``-th reachable total."""
+    def closure(self, k: int) -> tuple[np.ndarray, np.ndarray]:
+        """The saved set of the ``k``-th reachable total, and its in-vertices' sides."""
         chosen = np.zeros(self.count + 1, dtype=bool)
         i = k
         for g in range(len(self.steps) - 1, -1, -1):
@@ -310,25 +319,22 @@ class _Gap:
         cin, cout, n = self.cin, self.cout, self.n
         side_in = (cin == -1) | ((cin >= 0) & chosen[np.maximum(cin, 0)])
         side_out = (cout == -1) | ((cout >= 0) & chosen[np.maximum(cout, 0)])
-        return np.flatnonzero(side_in & ~side_out & (self.gen.storage_w[:n] < INF))
+        return np.flatnonzero(side_in & ~side_out & (self.gen.storage_w[:n] < INF)), side_in
 
     def plan(self, k: int) -> FrontierPoint:
         if k not in self._plans:
-            self._plans[k] = self.gen.evaluate.point(self.closure(k), None)
+            self._plans[k] = self.gen.evaluate.point(self.closure(k)[0], None)
         return self._plans[k]
 
-    def best(self, limit: int) -> FrontierPoint | None:
-        """The plan keeping the most bytes (so recomputing least) whose saved bytes are at
-        most ``limit``."""
+    def best(self, limit: int) -> int:
+        """The index of the reachable total keeping the most bytes (so recomputing least)
+        whose plan saves at most ``limit`` bytes; -1 when none does."""
         k = int(np.searchsorted(self.totals, limit - self.base, side="right")) - 1
         for _ in range(8):  # quantised or double-counted bytes: step down until it fits
-            if k < 0:
-                return None
-            p = self.plan(k)
-            if p.saved_bytes <= limit:
-                return p
+            if k < 0 or self.plan(k).saved_bytes <= limit:
+                return k
             k -= 1
-        return None
+        return -1
 
     def plans(self, most: int) -> list[FrontierPoint]:
         """At most ``most`` plans spread evenly over the reachable totals, most bytes first."""
@@ -394,7 +400,8 @@ class Generator:
         exact = np.minimum(self.storage, costs.max_exact_cost)
         self.storage_w = np.where(costs.finite, exact * costs.scale + costs.tie,
                                   INF).astype(np.int64)
-        self.price_bytes = bnet.prices // max(costs.scale, 1)
+        self._scale = max(costs.scale, 1)
+        self.price_bytes = bnet.prices // self._scale
         limit = int(self.storage_w[runtime_saved].sum())
         self.cuts, self.solves = sweep(bnet, self.storage_w, limit)
         self.points = [self.evaluate.point(c.saved, c.lam) for c in self.cuts]
@@ -412,10 +419,48 @@ class Generator:
         fits = [k for k, p in enumerate(self.points) if p.saved_bytes <= limit]
         if not fits:
             return None
-        best = min((self.points[k] for k in fits), key=lambda p: p.recompute_seconds)
+        found = [self.points[k] for k in fits]
         k = fits[-1] + 1
         if k < len(self.cuts):
-            q = self.gap(k).best(limit)
-            if q is not None and q.recompute_seconds < best.recompute_seconds:
-                best = q
-        return best
+            gap = self.gap(k)
+            j = gap.best(limit)
+            if j >= 0:
+                found.append(gap.plan(j))
+                found += self._fill(k, gap, j, limit)
+        return min(found, key=lambda p: p.recompute_seconds)
+
+    def _fill(self, k: int, gap: _Gap, j: int, limit: int) -> list[FrontierPoint]:
+        """Plans that spend the bytes plan ``j`` of gap ``k`` leaves under ``limit`` on
+        something other than the gap's own components (plans above the hull's edge, which no
+        minimum cut there reaches): sweeps above the breakpoint with recomputation limited to
+        what the plan recomputes and, round by round, the further saves of the first cut over
+        the limit forbidden (``_FILL_ROUNDS`` rounds)."""
+        saved, side_in = gap.closure(j)
+        lo, hi = self.cuts[k - 1], self.cuts[k]
+        w = self.storage_w.copy()
+        fixed = side_in[self.bnet.priced]
+        (_, w_lo, r_lo), (_, w_hi, r_hi) = (self._line(c) for c in (lo, hi))
+        lam = (w_hi - w_lo) / max(r_lo - r_hi, 1)
+        over, out = hi, []
+        for _ in range(_FILL_ROUNDS):
+            w[np.setdiff1d(over.saved, saved)] = INF
+            cuts, solves = sweep(self.bnet, w, (limit + 1) * self._scale, lam_lo=lam,
+                                 fixed=fixed)
+            self.solves += solves
+            over = None
+            for c in cuts:
+                if np.array_equal(c.saved, saved):
+                    continue
+                p = self.evaluate.point(c.saved, None)
+                if p.saved_bytes <= limit:
+                    out.append(p)
+                elif over is None:
+                    over = c
+            if over is None or not len(np.setdiff1d(over.saved, saved)):
+                break
+        return out
+
+    def _line(self, c: _Cut) -> tuple[_Cut, int, int]:
+        price_of = np.zeros(self.graph.num_nodes, dtype=np.int64)
+        price_of[self.bnet.priced] = self.bnet.prices
+        return c, int(self.storage_w[c.saved].sum()), int(price_of[~c.side_in].sum())
