@@ -117,7 +117,7 @@ class Frontier:
         self.dropped = dropped  # cuts that hold more memory or peak higher than one before
         self.candidates = len(generator.cuts)  # distinct cuts the sweep found
         self.solves = generator.solves
-        self._gaps: dict[int, list[FrontierPoint]] = {}
+        self._gaps: dict[int, tuple] = {}  # anchor gap: (kept points, candidates, next)
         self._plans: list[FrontierPoint] | None = None
 
     @property
@@ -143,7 +143,9 @@ class Frontier:
         if self._plans is None:
             gen = self.generator
             out = [self.runtime]
-            for p in self._candidates(-1, len(gen.points) - 1) + gen.points:
+            for e in self._candidates(-1, len(gen.points) - 1):
+                _pareto_insert(out, self._point(e))
+            for p in gen.points:
                 _pareto_insert(out, p)
             self._plans = out
         return list(self._plans)
@@ -158,40 +160,61 @@ class Frontier:
             return runtime
         return best
 
-    def _candidates(self, lo: int, hi: int) -> list[FrontierPoint]:
-        """The plans of the sweep's gaps between cuts ``lo`` and ``hi``, and its cuts strictly
-        between them."""
+    def _candidates(self, lo: int, hi: int) -> list[tuple[int, object]]:
+        """The sweep's cuts strictly between cuts ``lo`` and ``hi``, and the plans of the
+        gaps between them, as ``(bytes, plan or (gap, k))``, most bytes first (the bytes the
+        network counts: a gap plan is evaluated only when reached)."""
         gen = self.generator
-        out = [gen.points[j] for j in range(lo + 1, hi)]
+        out: list[tuple[int, object]] = [(gen.points[j].saved_bytes, gen.points[j])
+                                         for j in range(lo + 1, hi)]
         for j in range(max(lo, 0) + 1, hi + 1):
-            out += gen.gap(j).plans(_PLANS_PER_GAP)
+            gap = gen.gap(j)
+            out += [(b, (gap, k)) for b, k in gap.spread(_PLANS_PER_GAP)]
+        out.sort(key=lambda e: -e[0])
         return out
+
+    @staticmethod
+    def _point(entry) -> FrontierPoint:
+        item = entry[1]
+        return item if isinstance(item, FrontierPoint) else item[0].plan(item[1])
+
+    def _walk(self, k: int):
+        """The points strictly between anchors k - 1 and k, evaluated as they are reached:
+        each plan in reach between them that saves fewer bytes than the point before it,
+        peaks no higher and recomputes no less, and saves more and peaks no lower than
+        anchor k."""
+        if k not in self._gaps:
+            self._gaps[k] = ([], self._candidates(self._where[k], self._where[k - 1]), [0])
+        kept, todo, at = self._gaps[k]
+        yield from list(kept)
+        hi, lo = self.anchors[k - 1], self.anchors[k]
+        seen = {p.saved.tobytes() for p in kept}
+        while at[0] < len(todo):
+            entry = todo[at[0]]
+            at[0] += 1
+            last = kept[-1] if kept else hi
+            if entry[0] >= last.saved_bytes:
+                continue  # saves as much as the point before (by the network's count)
+            q = self._point(entry)
+            if q.saved.tobytes() in seen or not (
+                    lo.saved_bytes < q.saved_bytes < last.saved_bytes
+                    and lo.peak.peak <= q.peak.peak <= last.peak.peak
+                    and q.recompute_seconds >= last.recompute_seconds):
+                continue
+            seen.add(q.saved.tobytes())
+            kept.append(q)
+            yield q
 
     def _gap(self, k: int) -> list[FrontierPoint]:
         """The points strictly between anchors k - 1 and k."""
-        if k not in self._gaps:
-            hi, lo = self.anchors[k - 1], self.anchors[k]
-            found = {p.saved.tobytes(): p
-                     for p in self._candidates(self._where[k], self._where[k - 1])}
-            kept = [hi]
-            for q in sorted(found.values(), key=lambda p: (-p.saved_bytes,
-                                                            p.recompute_seconds)):
-                last = kept[-1]
-                if not (lo.saved_bytes < q.saved_bytes < last.saved_bytes
-                        and lo.peak.peak <= q.peak.peak <= last.peak.peak):
-                    continue
-                if len(kept) > 1 and q.recompute_seconds <= last.recompute_seconds:
-                    kept.pop()  # q saves less, peaks no higher and recomputes no more
-                kept.append(q)
-            self._gaps[k] = kept[1:]
-        return self._gaps[k]
+        return list(self._walk(k))
 
     def _first(self, fits) -> FrontierPoint:
-        """The first point (least recomputation) that ``fits``, refining one gap at most."""
+        """The first point (least recomputation) that ``fits``, walking one gap at most."""
         for k, anchor in enumerate(self.anchors):
             if fits(anchor):
                 if k > 0:
-                    for q in self._gap(k):
+                    for q in self._walk(k):
                         if fits(q):
                             return q
                 return anchor
@@ -217,7 +240,7 @@ class Frontier:
         return point, max(0, point.peak.peak - limit)
 
 
-_PLANS_PER_GAP = 24  # plans a sweep gap offers (spread evenly over its reachable bytes)
+_PLANS_PER_GAP = 48  # plans a sweep gap offers (spread evenly over its reachable bytes)
 
 
 def _pareto_insert(plans: list[FrontierPoint], p: FrontierPoint) -> None:

@@ -59,7 +59,7 @@ _MAX_SOLVES = 400
 _MAX_CLOSURES = 512  # closures enumerated per group of components
 _MAX_TOTALS = 4096  # byte totals the knapsack keeps per group step
 _BREAKPOINT_BITS = 52  # the largest weight of a breakpoint solve, in bits
-_FILL_ROUNDS = 4  # restricted sweeps that look for a plan above a hull edge (``_fill``)
+_ROUNDS = 3  # restricted problems of each kind that look above a hull edge (``_above``)
 
 
 @dataclass(frozen=True)
@@ -222,10 +222,16 @@ class _Gap:
     """The plans between two neighbouring hull cuts ``lo`` and ``hi``: closures of the
     residual components at their breakpoint, chosen by a subset-sum programme over bytes."""
 
-    def __init__(self, gen: Generator, lo: _Cut, hi: _Cut):
+    def __init__(self, gen: Generator, lo: _Cut, hi: _Cut, fixed: np.ndarray | None = None,
+                 forbid: np.ndarray | None = None):
         self.gen = gen
         self.totals = np.zeros(0, dtype=np.int64)  # reachable byte totals, ascending
+        self.shift = 0  # totals are in bytes >> shift
         self._plans: dict[int, FrontierPoint] = {}
+        # A restricted problem: ``fixed`` priced nodes are never recomputed, ``forbid`` joint
+        # nodes never saved.
+        self.fixed = np.zeros(len(gen.price_bytes), dtype=bool) if fixed is None else fixed
+        self.saveable = (gen.storage_w < INF) & (True if forbid is None else ~forbid)
         self._build(lo, hi)
 
     def _scaled(self, lo: _Cut, hi: _Cut):
@@ -243,6 +249,7 @@ class _Gap:
             g = math.gcd(d_m, d_r)
             wq, wp = d_r // g, d_m // g
             if max(int(q.max(initial=0)) * wq, int(p.max(initial=0)) * wp) < 2 ** _BREAKPOINT_BITS:
+                self.shift = shift
                 return q, p, wq, wp
         return None
 
@@ -253,8 +260,9 @@ class _Gap:
         q, p, wq, wp = scaled
         gen = self.gen
         n = len(q)
-        finite = gen.storage_w < INF
-        weights = np.concatenate([np.where(finite, q * wq, INF), p * wp]).astype(np.int64)
+        finite = self.saveable
+        weights = np.concatenate([np.where(finite, q * wq, INF),
+                                  np.where(self.fixed, INF, p * wp)]).astype(np.int64)
         _, mc = gen.bnet.solver.solve_components(weights, function="fusioncut.budget")
         cin, cout = mc.component_in.astype(np.int64), mc.component_out.astype(np.int64)
         m_of = np.concatenate([q, np.zeros(len(p), dtype=np.int64)])
@@ -319,7 +327,7 @@ class _Gap:
         cin, cout, n = self.cin, self.cout, self.n
         side_in = (cin == -1) | ((cin >= 0) & chosen[np.maximum(cin, 0)])
         side_out = (cout == -1) | ((cout >= 0) & chosen[np.maximum(cout, 0)])
-        return np.flatnonzero(side_in & ~side_out & (self.gen.storage_w[:n] < INF)), side_in
+        return np.flatnonzero(side_in & ~side_out & self.saveable), side_in
 
     def plan(self, k: int) -> FrontierPoint:
         if k not in self._plans:
@@ -336,13 +344,14 @@ class _Gap:
             k -= 1
         return -1
 
-    def plans(self, most: int) -> list[FrontierPoint]:
-        """At most ``most`` plans spread evenly over the reachable totals, most bytes first."""
+    def spread(self, most: int) -> list[tuple[int, int]]:
+        """At most ``most`` of the reachable totals, spread evenly, most bytes first, as
+        ``(bytes the network counts, k)``: ``plan(k)`` evaluates one."""
         if len(self.totals) == 0:
             return []
         ks = np.unique(np.rint(np.linspace(0, len(self.totals) - 1,
                                            min(most, len(self.totals)))).astype(int))
-        return [self.plan(int(k)) for k in ks[::-1]]
+        return [(int(self.base + self.totals[k]) << self.shift, int(k)) for k in ks[::-1]]
 
 
 def _closures(members: list[int], succ: dict[int, list[int]], values: list[int]
@@ -426,39 +435,63 @@ class Generator:
             j = gap.best(limit)
             if j >= 0:
                 found.append(gap.plan(j))
-                found += self._fill(k, gap, j, limit)
+                found += self._above(k, gap, j, limit)
         return min(found, key=lambda p: p.recompute_seconds)
 
-    def _fill(self, k: int, gap: _Gap, j: int, limit: int) -> list[FrontierPoint]:
-        """Plans that spend the bytes plan ``j`` of gap ``k`` leaves under ``limit`` on
-        something other than the gap's own components (plans above the hull's edge, which no
-        minimum cut there reaches): sweeps above the breakpoint with recomputation limited to
-        what the plan recomputes and, round by round, the further saves of the first cut over
-        the limit forbidden (``_FILL_ROUNDS`` rounds)."""
+    def _above(self, k: int, gap: _Gap, j: int, limit: int) -> list[FrontierPoint]:
+        """Plans above the hull's edge between cuts ``k - 1`` and ``k`` (which no minimum cut
+        there reaches) that fit ``limit``, around the knapsack's plan ``j`` (a bounded
+        heuristic): restricted problems, each swept and its edge across the limit split by
+        its own knapsack (``_reach``).
+
+        fill  spend the bytes plan ``j`` leaves on something else: recomputation limited to
+              what the plan recomputes, swept above the breakpoint; for ``_ROUNDS`` rounds the
+              further saves of the first cut over the limit are forbidden;
+        trim  from each of the ``_ROUNDS`` totals above the limit, keep what the gap's
+              components stopped recomputing and sweep below the breakpoint: the plans that
+              free the excess bytes elsewhere."""
         saved, side_in = gap.closure(j)
         lo, hi = self.cuts[k - 1], self.cuts[k]
-        w = self.storage_w.copy()
-        fixed = side_in[self.bnet.priced]
         (_, w_lo, r_lo), (_, w_hi, r_hi) = (self._line(c) for c in (lo, hi))
         lam = (w_hi - w_lo) / max(r_lo - r_hi, 1)
-        over, out = hi, []
-        for _ in range(_FILL_ROUNDS):
-            w[np.setdiff1d(over.saved, saved)] = INF
-            cuts, solves = sweep(self.bnet, w, (limit + 1) * self._scale, lam_lo=lam,
-                                 fixed=fixed)
-            self.solves += solves
-            over = None
-            for c in cuts:
-                if np.array_equal(c.saved, saved):
-                    continue
-                p = self.evaluate.point(c.saved, None)
-                if p.saved_bytes <= limit:
-                    out.append(p)
-                elif over is None:
-                    over = c
-            if over is None or not len(np.setdiff1d(over.saved, saved)):
+        priced = self.bnet.priced
+        out: list[FrontierPoint] = []
+        forbid = np.zeros(len(self.storage), dtype=bool)
+        over = hi.saved
+        for _ in range(_ROUNDS):
+            forbid[np.setdiff1d(over, saved)] = True
+            found, over = self._reach(limit, lam, None, side_in[priced], forbid)
+            out += found
+            if over is None or not len(np.setdiff1d(over, saved)):
                 break
+        for jj in range(j + 1, min(j + 1 + _ROUNDS, len(gap.totals))):
+            up_in = gap.closure(jj)[1]
+            out += self._reach(limit, 0.0, lam, (up_in & ~lo.side_in)[priced], None)[0]
         return out
+
+    def _reach(self, limit: int, lam_lo: float, lam_hi: float | None, fixed: np.ndarray,
+               forbid: np.ndarray | None) -> tuple[list[FrontierPoint], np.ndarray | None]:
+        """The plans fitting ``limit`` of a restricted problem (``_Gap``'s ``fixed`` and
+        ``forbid``) swept over [lam_lo, lam_hi]: its cuts and its edge's best knapsack plan;
+        and the saved set of its first cut over the limit (None if none)."""
+        w = np.where(forbid, INF, self.storage_w) if forbid is not None else self.storage_w
+        cuts, solves = sweep(self.bnet, w, (limit + 1) * self._scale, lam_lo=lam_lo,
+                             fixed=fixed, lam_hi=lam_hi)
+        self.solves += solves
+        out, below = [], None
+        for c in cuts:
+            p = self.evaluate.point(c.saved, None)
+            if p.saved_bytes <= limit:
+                out.append(p)
+                below = c
+                continue
+            if below is not None:
+                gap = _Gap(self, below, c, fixed, forbid)
+                j = gap.best(limit)
+                if j >= 0:
+                    out.append(gap.plan(j))
+            return out, c.saved
+        return out, None
 
     def _line(self, c: _Cut) -> tuple[_Cut, int, int]:
         price_of = np.zeros(self.graph.num_nodes, dtype=np.int64)
