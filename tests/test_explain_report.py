@@ -157,7 +157,8 @@ def test_explain_table_and_plain_data(report):
     data = json.loads(report.to_json())
     assert [m["method"] for m in data["methods"]] == ["fusioncut", "torch min-cut",
                                                       "default_partition"]
-    assert {s["name"] for s in data["saved"]} == {s.name for s in report.saved}
+    assert {v["name"] for v in data["values"] if v["fate"] == "saved"} == \
+        {s.name for s in report.saved}
     assert "decision" not in data and "fw_module" not in data
     assert report.to_dict() == data
 

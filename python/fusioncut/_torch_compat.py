@@ -400,3 +400,34 @@ def may_have_free_symbols(val: Any) -> bool:
 def ordered_set(items: Any) -> Any:
     """torch's ``OrderedSet`` (what ``_extract_fwd_bwd_modules`` takes for static inputs)."""
     return _require("torch.utils._ordered_set", "OrderedSet")(items)
+
+
+# --- tracing a model the way torch.compile does (fusioncut.report.capture) -----------------
+
+
+def aot_autograd_backend(**kwargs: Any) -> Any:
+    """``torch._dynamo.backends.common.aot_autograd(**kwargs)``: a Dynamo backend that runs
+    AOTAutograd with the given compilers and ``partition_fn``."""
+    return _require("torch._dynamo.backends.common", "aot_autograd")(**kwargs)
+
+
+def dynamo_graph_breaks() -> list[str]:
+    """The graph-break reasons Dynamo counted since its last reset (first line of each), or
+    ``[]`` where this torch keeps no such counter."""
+    try:
+        counters = _require("torch._dynamo.utils", "counters")
+    except ImportError:
+        return []
+    return [str(reason).strip().splitlines()[0] for reason in counters.get("graph_break", {})]
+
+
+@contextlib.contextmanager
+def quiet_copies() -> Any:
+    """Silence the ``FutureWarning`` torch >= 2.12 raises about ``LeafSpec`` whenever a
+    GraphModule holding pytree specs is deep-copied: the copies are fusioncut's (and its
+    peers' partitioners'), not the user's business."""
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", category=FutureWarning, message=".*LeafSpec.*")
+        yield

@@ -30,9 +30,16 @@ import numpy as np
 import torch.fx as fx
 
 from fusioncut._solver import INF, UnboundedCutError, min_node_cut
-from fusioncut.budget import BudgetChoice, Frontier, budget_network, choose, frontier
+from fusioncut.budget import (
+    BudgetChoice,
+    Frontier,
+    budget_network,
+    choose,
+    frontier,
+    saved_activation_bytes,
+)
 from fusioncut.cost import CostModel, cost_model
-from fusioncut.graph import JointGraph, Role
+from fusioncut.graph import JointGraph, Role, Value
 from fusioncut.network import FlowNetwork, flow_network, priced_network
 from fusioncut.options import Options
 from fusioncut.policy import Policy, ReasonKind, analyze
@@ -129,8 +136,15 @@ class Decision:
         saved = [{"name": names[i], "op": graph.op_name(i), "bytes": int(graph.nbytes[i]),
                   "why": str(policy.ban[i]) if policy.ban[i] is not None else "min cut"}
                  for i in self.saved.tolist()]
+        # Storage by kind, each base once: activations, static inputs (free), other inputs.
+        bases = np.unique(graph.base[self.saved[graph.value[self.saved] == Value.TENSOR]])
+        static = self.static_inputs[bases]
+        is_input = (graph.role[bases] <= Role.CONSTANT) & ~static
         out = {"num_nodes": graph.num_nodes, "cut_value": int(self.cut_value),
-               "saved_bytes": int(sum(s["bytes"] for s in saved)), "saved": saved,
+               "saved_bytes": int(sum(s["bytes"] for s in saved)),
+               "activation_bytes": saved_activation_bytes(graph, self.saved, self.static_inputs),
+               "static_bytes": int(graph.nbytes[bases[static]].sum()),
+               "input_bytes": int(graph.nbytes[bases[is_input]].sum()), "saved": saved,
                "bans": bans,
                "dropped_preferences": [names[i] for i in self.dropped_preferences]}
         out.update(extra)

@@ -50,6 +50,7 @@ class ReasonKind(enum.Enum):
     OPAQUE = "opaque op"
     NOT_FUSIBLE = "not fusible"
     REDUCTION = "reduction"
+    SMALL_OUTPUT = "small output"  # the reduction rule, on an op that is not a reduction
     MATERIALIZED_IN_BACKWARD = "materialized in backward"
     ANNOTATION = "annotation"
     NOT_SAVEABLE = "not a tensor or SymInt"
@@ -59,7 +60,8 @@ class ReasonKind(enum.Enum):
 
 
 BUDGET_LIFTS = frozenset({ReasonKind.COMPUTE_INTENSIVE, ReasonKind.NOT_FUSIBLE,
-                          ReasonKind.REDUCTION, ReasonKind.MATERIALIZED_IN_BACKWARD})
+                          ReasonKind.REDUCTION, ReasonKind.SMALL_OUTPUT,
+                          ReasonKind.MATERIALIZED_IN_BACKWARD})
 """Bans a memory budget turns into prices (recomputing costs time, nothing more); every other
 ban (inputs, random, collective, mutating, effectful, opaque ops, annotations) stands under
 any budget."""
@@ -304,8 +306,10 @@ def analyze(graph: JointGraph, options: Options) -> Policy:
         if reason is None and not_fusible[pos]:
             reason = Reason(ReasonKind.NOT_FUSIBLE, graph.op_name(i))
         if reason is None and small[pos]:
+            # The rule counts every tensor input: a lookup (embedding, gather, index) into a
+            # large table trips it too, and is named for what it is, not a reduction.
             reason = Reason(
-                ReasonKind.REDUCTION,
+                ReasonKind.REDUCTION if kind[i] == OpKind.REDUCTION else ReasonKind.SMALL_OUTPUT,
                 f"{graph.op_name(i)} output has {int(graph.numel[i])} elements, its inputs "
                 f"{int(total_in[i])} ({ratio:g}x or more smaller)", group=graph.op_name(i))
         if reason is None and blocker[pos] >= 0:
