@@ -28,7 +28,7 @@ from fusioncut.report.build import measure, saved_outputs
 from fusioncut.report.model import Difference, Fate, MethodSummary, Report
 from fusioncut.report.text import format_bytes
 
-__all__ = ["NOT_USED", "compare_methods", "torch_setting"]
+__all__ = ["NOT_USED", "compare_methods", "torch_extras", "torch_setting"]
 
 NOT_USED = "not used"
 """The fate of a forward value a partition's backward neither reads nor recomputes."""
@@ -46,9 +46,17 @@ def torch_setting(options: Options) -> tuple[dict, str]:
     text = f"activation_memory_budget={budget:g}"
     if options.memory_budget_bytes is not None or options.peak_memory_bytes is not None:
         text += " (PyTorch has no byte or peak target)"
+    return patch, ", ".join([text] + torch_extras(options))
+
+
+def torch_extras(options: Options) -> list[str]:
+    """What PyTorch's configuration says besides the budget, where it is not its default."""
+    out = []
     if options.mode == "memory":
-        text += ", aggressive_recomputation=True"
-    return patch, text
+        out.append("aggressive_recomputation=True")
+    if not options.static_inputs_free_to_save:
+        out.append("treat_parameters_as_free_to_save=False")
+    return out
 
 
 def compare_methods(report: Report, joint_module: fx.GraphModule, joint_inputs: Any,

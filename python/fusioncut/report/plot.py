@@ -16,7 +16,7 @@ a window around ``focus`` (a node name; default: the middle of the saved set) is
 the columns outside it collapse into boxes too. The SVG is plain text with a tooltip per
 node (name, op, shape, bytes, reason); no graphviz.
 
-``bytes_chart(report, path)`` needs matplotlib (PNG or SVG by the file's extension).
+``bytes_chart`` and ``plot_pareto`` (matplotlib) live in ``charts`` and are re-exported here.
 """
 
 from __future__ import annotations
@@ -29,9 +29,10 @@ from typing import Any
 
 from fusioncut.graph import Role
 from fusioncut.report.build import adjacency, shape_of
+from fusioncut.report.charts import bytes_chart, plot_pareto
 from fusioncut.report.text import format_bytes
 
-__all__ = ["COLORS", "bytes_chart", "cut_svg", "write_cut_svg"]
+__all__ = ["COLORS", "bytes_chart", "cut_svg", "plot_pareto", "write_cut_svg"]
 
 COLORS = {
     "input": "#d9d9d9",
@@ -339,69 +340,4 @@ def _rect(x, y, w, h, cat) -> str:
 def write_cut_svg(report: Any, path: str | Path, **kwargs: Any) -> Path:
     path = Path(path)
     path.write_text(cut_svg(report, **kwargs), encoding="utf-8")
-    return path
-
-
-def bytes_chart(report: Any, path: str | Path, *, top_ops: int = 8,
-                title: str | None = None) -> Path:
-    """Bar chart: saved bytes and traffic per method, and saved bytes per op kind per method.
-
-    Needs matplotlib (``pip install matplotlib``); the format follows ``path``'s extension.
-    """
-    try:
-        import matplotlib
-
-        matplotlib.use("Agg", force=False)
-        import matplotlib.pyplot as plt
-    except ImportError as e:
-        raise ImportError("bytes_chart needs matplotlib: pip install matplotlib") from e
-    import numpy as np
-
-    methods = [m for m in report.methods if m.error is None]
-    names = [m.method for m in methods]
-    palette = {"fusioncut": "#38a169", "torch min-cut": "#ee4c2c",
-               "default_partition": "#7f7f7f"}
-    colors = [palette.get(nm, "#4c72b0") for nm in names]
-    mib = 1024.0 * 1024.0
-
-    totals: dict[str, int] = {}
-    for m in methods:
-        for op, b in m.bytes_by_op.items():
-            totals[op] = totals.get(op, 0) + b
-    ops = [op for op, _ in sorted(totals.items(), key=lambda kv: -kv[1])][:top_ops]
-    has_other = len(totals) > len(ops)
-
-    fig, (ax0, ax1) = plt.subplots(1, 2, figsize=(13, 4.8),
-                                   gridspec_kw={"width_ratios": [1, 2.4]})
-    width = 0.8 / max(1, len(methods))
-    xs = np.arange(2)
-    for k, m in enumerate(methods):
-        vals = [m.saved_bytes / mib, m.traffic_bytes / mib]
-        bars = ax0.bar(xs + (k - (len(methods) - 1) / 2) * width, vals, width, label=m.method,
-                       color=colors[k])
-        ax0.bar_label(bars, fmt="%.1f", fontsize=8, padding=1)
-    ax0.set_xticks(xs, ["saved activations", "fwd\u2192bwd traffic"])
-    ax0.set_ylabel("MiB")
-    ax0.set_title("totals")
-    ax0.legend(fontsize=9)
-
-    labels = ops + (["other"] if has_other else [])
-    xs = np.arange(len(labels))
-    for k, m in enumerate(methods):
-        vals = [m.bytes_by_op.get(op, 0) / mib for op in ops]
-        if has_other:
-            vals.append(sum(b for op, b in m.bytes_by_op.items() if op not in ops) / mib)
-        ax1.bar(xs + (k - (len(methods) - 1) / 2) * width, vals, width, label=m.method,
-                color=colors[k])
-    ax1.set_xticks(xs, [lb.replace("aten.", "") for lb in labels], rotation=30, ha="right")
-    ax1.set_ylabel("saved MiB")
-    ax1.set_title("saved activations by the op that produced them")
-    for ax in (ax0, ax1):
-        ax.spines[["top", "right"]].set_visible(False)
-        ax.grid(axis="y", alpha=0.3)
-    fig.suptitle(title or "Saved for backward: fusioncut vs PyTorch's partitioners")
-    fig.tight_layout()
-    path = Path(path)
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
     return path
