@@ -25,6 +25,7 @@ Nothing here imports torch: a profile is data.
 from __future__ import annotations
 
 import dataclasses
+import difflib
 import json
 import math
 import os
@@ -167,11 +168,13 @@ def resolve_device(device: Any, function: str = "Options") -> Device | None:
         return device
     if isinstance(device, (str, os.PathLike)):
         text = os.fspath(device)
-        if text in PRESETS:
-            return PRESETS[text]
+        preset = PRESETS.get(text.strip().lower())  # "H100", "cpu " name presets too
+        if preset is not None:
+            return preset
         if text.endswith(".json") or os.path.sep in text or os.path.exists(text):
             return Device.load(text)
+        near = difflib.get_close_matches(text.strip().lower(), PRESETS, n=1, cutoff=0.5)
         raise ValueError(f"{function}: device = {text!r} is not a preset ({', '.join(PRESETS)})"
-                         f" nor a profile file")
+                         f" nor a profile file" + (f"; did you mean {near[0]!r}?" if near else ""))
     raise ValueError(f"{function}: device = {device!r} is invalid; expected None, a preset "
                      f"name ({', '.join(PRESETS)}), a profile path or a fusioncut.Device")

@@ -17,9 +17,12 @@ Modes (the two settings of the min-cut write-up, section "Decisions"):
 
 from __future__ import annotations
 
+import ast
+import inspect
 import math
 import sys
-from dataclasses import dataclass
+import textwrap
+from dataclasses import dataclass, fields
 
 from fusioncut.device import PRESETS, Device, resolve_device
 
@@ -35,6 +38,30 @@ MAX_SYMINT_BYTES = 2**32
 MAX_SIZE_HINT = 2**40
 
 
+def _document_fields(cls: type) -> type:
+    """Append each field's docstring (the string literal under it in the class body, where
+    editors and Sphinx look) to the class docstring, which is what ``help()`` shows. The text
+    is read from the source once, at import; without the source the docstring stays as is."""
+    try:
+        body = ast.parse(textwrap.dedent(inspect.getsource(cls))).body[0].body
+    except (OSError, TypeError, SyntaxError, IndexError):
+        return cls
+    docs = {}
+    for stmt, nxt in zip(body, body[1:]):
+        if isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name) and \
+                isinstance(nxt, ast.Expr) and isinstance(nxt.value, ast.Constant) and \
+                isinstance(nxt.value.value, str):
+            docs[stmt.target.id] = inspect.cleandoc(nxt.value.value)
+    lines = ["", "Fields (name: type = default):", ""]
+    for f in fields(cls):
+        lines.append(f"{f.name}: {f.type} = {f.default!r}")
+        lines += ["    " + line if line else "" for line in docs.get(f.name, "").splitlines()]
+        lines.append("")
+    cls.__doc__ = inspect.cleandoc(cls.__doc__ or "") + "\n" + "\n".join(lines)
+    return cls
+
+
+@_document_fields
 @dataclass(frozen=True)
 class Options:
     """How fusioncut chooses what to save. All fields are validated in ``__post_init__``.
@@ -45,12 +72,16 @@ class Options:
     sizes x itemsize stay below the solver's 2**62), so no option can wrap a weight."""
 
     mode: str = "runtime"
-    """``"runtime"`` or ``"memory"`` (see the module docstring)."""
+    """``"runtime"`` (the paper's setting): only ops the compiler fuses may be recomputed,
+    never a value some backward op must materialize anyway. ``"memory"``: every op but
+    compute-intensive, random, collective, effectful and mutating ones may be recomputed.
+    One of ``"runtime"``, ``"memory"``."""
 
     reduction_ratio: float = 4.0
     """Ban recomputing an op whose output has at least this many times fewer elements than its
     tensor inputs together (paper section 3.4: saving a small reduction output is cheap and
-    keeps normalisations from being recomputed). Counted in elements, not bytes, so that a
+    keeps normalisations from being recomputed; the reason reads ``small output`` for an op
+    that is no reduction, such as an embedding lookup). Counted in elements, not bytes, so that a
     dtype-narrowing op such as ``x < 0.5`` (float in, bool out) is not mistaken for a
     reduction. ``math.inf`` disables the ban. Range: ``> 1``."""
 
