@@ -42,7 +42,7 @@ __all__ = ["DTYPE_ALIASES", "InputSpec", "embedding_size", "load", "parse_input"
 DTYPE_ALIASES = {"int": "int64", "long": "int64", "float": "float32", "half": "float16",
                  "double": "float64"}
 _SPEC = re.compile(r"^(?:(?P<name>[A-Za-z_][A-Za-z0-9_]*)=)?(?P<shape>[^:\[]*)"
-                   r"(?::(?P<dtype>[A-Za-z0-9_]+))?"
+                   r"(?::(?P<dtype>[^\[]*))?"
                    r"(?:(?P<open>\[)(?P<lo>[^,\]\)]+),(?P<hi>[^\]\)]+)(?P<close>[\]\)]))?$")
 _EXAMPLES = "e.g. 8x128, 8x128:int64, input_ids=2x64:int[0,512), mask=2x64:bool"
 
@@ -78,8 +78,8 @@ def parse_input(text: str) -> InputSpec:
     if not shape or any(d < 0 for d in shape):
         raise CliError(f"--input {text!r}: expected a shape like 8x128 (dimensions are "
                        f"non-negative integers joined by 'x'; {_EXAMPLES})")
-    dtype = (m["dtype"] or "").strip().lower()
-    dtype = DTYPE_ALIASES.get(dtype, dtype)
+    dtype = (m["dtype"] or "").strip()
+    dtype = DTYPE_ALIASES.get(dtype.lower(), dtype)
     low = high = None
     if m["open"]:
         try:
@@ -166,7 +166,8 @@ def _build(args) -> Any:
     except CliError:
         raise
     except Exception as e:
-        raise ModelError(f"building {args.target} raised {type(e).__name__}: "
+        call = "(**config)" if config is not None else "()"
+        raise ModelError(f"{args.target}{call} raised {type(e).__name__}: "
                          f"{first_line(e)}") from e
 
 

@@ -94,7 +94,13 @@ def capture(fn_or_module: Any, *args: Any, via: str = "dynamo", dynamic: bool = 
 
 def trace(function: str, fn_or_module: Any, args: tuple, kwargs: dict, *, via: str = "dynamo",
           dynamic: bool = False) -> Captured:
-    """``capture``, with errors named after ``function`` (``explain``, ``pareto``)."""
+    """``capture``, with errors named after ``function`` (``explain``, ``pareto``). A
+    ``Captured`` is returned as it is: explaining it again traces nothing."""
+    if isinstance(fn_or_module, Captured):
+        if args or kwargs:
+            raise ValueError(f"{function}: a Captured call takes no inputs (it holds its joint "
+                             "graphs already)")
+        return fn_or_module
     if not isinstance(fn_or_module, torch.nn.Module) and not callable(fn_or_module):
         raise TypeError(f"{function}: fn_or_module must be an nn.Module or a callable, got "
                         f"{type(fn_or_module).__name__}")

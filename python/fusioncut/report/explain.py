@@ -41,6 +41,8 @@ def explain(fn_or_module: Any, *args: Any, options: Options | None = None,
 
     ``via``: ``"dynamo"`` (default; keyword inputs, any outputs, graph breaks) or ``"aot"``
     (``aot_module`` / ``aot_function``: positional tensors, one graph); see ``capture``.
+    ``fn_or_module`` may also be what ``capture`` returned (no inputs then): tracing costs
+    seconds, so explain one capture under several options that way.
     A keyword input named ``options``, ``compare`` or ``via`` must be given positionally.
 
     Rejects: ``fn_or_module`` that is neither an ``nn.Module`` nor callable (``TypeError``),
