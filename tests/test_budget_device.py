@@ -20,7 +20,7 @@ pytestmark = pytest.mark.filterwarnings("ignore::FutureWarning")
 
 
 def _saved(fn, *args, **options):
-    cap = capture(fn, *args)
+    cap = capture(fn, *args, via="aot")
     d = fusioncut.decide(cap.joint_module, num_fwd_outputs=cap.num_fwd_outputs,
                          options=Options(**options))
     return sorted(n.name for n in d.saved_nodes), d

@@ -201,11 +201,11 @@ def _budgets(budgets: list[float]) -> str:
     return f"{lo:g}" if lo == hi else f"{lo:g}-{hi:g}"
 
 
-# Candidate label offsets in points, nearest first; beyond the first four a leader line
-# ties the label to its point.
+# Candidate label offsets in points, nearest first; but for the first, a leader line ties the
+# label to its point (a label below-right of one point can sit next to the next one).
 _OFFSETS = tuple((dx, dy) for r in (1, 2, 3, 4) for dx, dy in
-                 ((6 * r, 4 + 8 * (r - 1)), (6 * r, -12 - 8 * (r - 1)),
-                  (-6 * r, 4 + 8 * (r - 1)), (-6 * r, -12 - 8 * (r - 1))))
+                 ((6 * r, 4 + 8 * (r - 1)), (-6 * r, -12 - 8 * (r - 1)),
+                  (-6 * r, 4 + 8 * (r - 1)), (6 * r, -12 - 8 * (r - 1))))
 
 
 def _place_labels(fig, ax, labels: dict[tuple[float, float], list[str]]) -> None:
@@ -243,7 +243,7 @@ def _place_labels(fig, ax, labels: dict[tuple[float, float], list[str]]) -> None
         ax.annotate(text, (x, y), textcoords="offset points", xytext=(dx, dy), fontsize=7,
                     color="#333", ha="left" if dx > 0 else "right", zorder=4,
                     arrowprops=dict(arrowstyle="-", lw=0.5, color="#888", shrinkA=0,
-                                    shrinkB=3) if k >= 4 else None)
+                                    shrinkB=3) if k >= 1 else None)
         placed.append(box)
 
 
