@@ -107,6 +107,9 @@ def build_parser() -> argparse.ArgumentParser:
     ex.add_argument("--budget", type=unit_interval, default=None, metavar="B",
                     help="Options.memory_budget in [0, 1]: 0 the least activation memory, 1 "
                          "the runtime plan (priced on --device, default h100)")
+    ex.add_argument("--wide", action="store_true",
+                    help="print every reason whole (default: cut at 100 characters; --json "
+                         "has them whole)")
     add_partition_args(ex)
     add_output_args(ex)
 
@@ -327,7 +330,7 @@ def cmd_explain(args) -> int:
     with model_work(args.target):
         report = explain(made, *positional, options=options, compare=not args.no_compare,
                          via=args.via, **keywords)
-    print(report.format(max_rows=args.rows or None))
+    print(report.format(max_rows=args.rows or None, clip=None if args.wide else 100))
     write_outputs(report, args, f"fusioncut explain: {args.target}")
     return 0
 

@@ -113,7 +113,7 @@ def sources(bw: fx.GraphModule, name: str, limit: int = 3) -> list[str]:
         return []
     found: list[str] = []
     stack, seen = [start], {start}
-    while stack and len(found) < limit:
+    while stack:
         nd = stack.pop()
         for a in nd.all_input_nodes:
             if a in seen:
@@ -123,7 +123,9 @@ def sources(bw: fx.GraphModule, name: str, limit: int = 3) -> list[str]:
                 found.append(a.name)
             else:
                 stack.append(a)
-    return found
+    # Activations first: parameters and tangents are there in any partition.
+    found.sort(key=lambda name: name.startswith(("primals_", "tangents_")))
+    return found[:limit]
 
 
 def _per_value(report: Report, decision, torch_fw, torch_bw) -> None:

@@ -258,6 +258,8 @@ class Report:
     def __str__(self) -> str:
         return self.format()
 
-    def format(self, max_rows: int | None = 20) -> str:
-        """The report as terminal tables; ``max_rows=None`` lists every row."""
-        return format_report(self, max_rows)
+    def format(self, max_rows: int | None = 20, clip: int | None = 100) -> str:
+        """The report as terminal tables; ``max_rows=None`` lists every row, ``clip=None``
+        prints every reason whole (else cut at ``clip`` characters; ``values`` and
+        ``to_json`` always hold them whole)."""
+        return format_report(self, max_rows, clip)

@@ -16,8 +16,13 @@ __all__ = ["format_budget", "format_bytes", "format_partition_error", "format_re
            "format_seconds", "format_totals", "node_op", "table"]
 
 
-def table(headers: list[str], rows: list[list[str]], right: set[int] = frozenset()) -> list[str]:
-    """Rows under headers, columns padded; column indices in ``right`` right-aligned."""
+def table(headers: list[str], rows: list[list[str]], right: set[int] = frozenset(),
+          clip: dict[int, int] | None = None) -> list[str]:
+    """Rows under headers, columns padded; column indices in ``right`` right-aligned; a cell
+    of a column in ``clip`` longer than its limit is cut there, ending in an ellipsis."""
+    if clip:
+        rows = [[c[:clip[k] - 1] + "\u2026" if k in clip and len(c) > clip[k] else c
+                 for k, c in enumerate(r)] for r in rows]
     widths = [len(h) for h in headers]
     for r in rows:
         for k, c in enumerate(r):
@@ -50,8 +55,9 @@ def _limit(rows: list, max_rows: int | None) -> tuple[list, int]:
     return rows[:max_rows], len(rows) - max_rows
 
 
-def format_report(r: Any, max_rows: int | None) -> str:
-    """A ``Report`` as tables: saved, recomputed, banned, budget, differences, totals."""
+def format_report(r: Any, max_rows: int | None, clip: int | None = None) -> str:
+    """A ``Report`` as tables: saved, recomputed, banned, budget, differences, totals; the
+    reasons cut at ``clip`` characters (None: whole)."""
     fc = r.fusioncut
     many = len(r.graphs) > 1
     timing = f"decided in {format_seconds(r.decide_s)}" + (
@@ -83,12 +89,14 @@ def format_report(r: Any, max_rows: int | None) -> str:
                      [where(s) + [s.name, s.op, "x".join(map(str, s.shape)) or "-",
                                   s.dtype or "-", format_bytes(s.nbytes)]
                       + ([s.torch or "-"] if torch_col else []) + [s.why] for s in shown],
-                     right={len(head) + 4})
+                     right={len(head) + 4},
+                     clip={len(head) + 5 + torch_col: clip} if clip else None)
     if more:
         out.append(f"  ... {more} more (smallest)")
     out.append("")
 
-    real = [x for x in r.recomputed if not x.is_view]
+    real = sorted((x for x in r.recomputed if not x.is_view),
+                  key=lambda x: (-x.nbytes, x.graph, x.name))
     views = len(r.recomputed) - len(real)
     out.append(f"Recomputed in the backward: {len(real)} ops"
                + (f" (+ {views} views/getitems)" if views else ""))
@@ -97,7 +105,9 @@ def format_report(r: Any, max_rows: int | None) -> str:
         out += table(head + ["node", "op"] + (["PyTorch"] if torch_col else [])
                      + ["why", "needed by (backward)"],
                      [where(x) + [x.name, x.op] + ([x.torch or "-"] if torch_col else [])
-                      + [x.why, ", ".join(x.needed_by) or "-"] for x in shown])
+                      + [x.why, ", ".join(x.needed_by) or "-"] for x in shown],
+                     clip={len(head) + 2 + torch_col: clip,
+                           len(head) + 3 + torch_col: clip // 2} if clip else None)
         if more:
             out.append(f"  ... {more} more")
     out.append("")
@@ -123,7 +133,7 @@ def format_report(r: Any, max_rows: int | None) -> str:
         shown, more = _limit(r.differences, max_rows)
         out += table(head + ["bytes", "difference"],
                      [where(d) + [format_bytes(d.nbytes), d.text] for d in shown],
-                     right={len(head)})
+                     right={len(head)}, clip={len(head) + 1: clip} if clip else None)
         if more:
             out.append(f"  ... {more} more (smallest)")
         out.append("")
