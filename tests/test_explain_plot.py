@@ -104,3 +104,59 @@ def test_plot_bytes_chart_png(report, tmp_path):
     assert len(data) > 20_000
     svg = bytes_chart(report, tmp_path / "bytes.svg").read_text()
     assert "fusioncut" in svg and "default_partition" in svg
+
+
+def test_charts_units_follow_the_data(report, tmp_path):
+    from fusioncut.report.charts import byte_unit, time_unit
+
+    assert byte_unit(40 * 1024) == (1024.0, "KiB") and byte_unit(3 * 2**30)[1] == "GiB"
+    assert byte_unit(100) == (1.0, "B")
+    assert time_unit(2e-6)[1] == "us" and time_unit(0.5)[1] == "ms" and time_unit(3.0)[1] == "s"
+    if importlib.util.find_spec("matplotlib") is None:
+        pytest.skip("needs matplotlib")
+    svg = bytes_chart(report, tmp_path / "bytes.svg").read_text()
+    largest = max(m.saved_bytes for m in report.methods)
+    assert f">{byte_unit(largest)[1]}<" in svg.replace("</tspan>", "<") or \
+        byte_unit(largest)[1] in svg
+    assert f"torch {torch.__version__}" in svg and report.setting in svg
+
+
+@pytest.mark.skipif(importlib.util.find_spec("matplotlib") is None, reason="needs matplotlib")
+def test_charts_pareto_labels_overlap_nothing(tmp_path):
+    """Budget labels of coinciding and crowded plans: one label per position, no two label
+    boxes overlapping, all inside the axes; the title names the device and torch."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from fusioncut.report.charts import _place_labels, plot_pareto
+    from fusioncut.report.pareto import BudgetRow, ParetoReport, PlanScore
+
+    def score(kib, us):
+        return PlanScore(saved_bytes=int(kib * 1024), recompute_seconds=us * 1e-6,
+                         torch_flops=1.0, peak_bytes=int(2 * kib * 1024), num_saved=1,
+                         num_recomputed=1)
+
+    rows = [BudgetRow(b / 10, score(100 - 3 * b, 2 * b), score(100 - 4 * b, 2.2 * b))
+            for b in range(11)]
+    rep = ParetoReport(num_nodes=10, device="cpu", frontier=[r.fusioncut for r in rows],
+                       rows=rows)
+    svg = plot_pareto(rep, tmp_path / "p.svg").read_text()
+    assert "priced on cpu" in svg and f"torch {torch.__version__}" in svg
+
+    fig, ax = plt.subplots(figsize=(6, 4))
+    points = {(float(k % 4), float(k // 4)): [f"fc {k / 10:g}"] for k in range(12)}
+    ax.scatter([p[0] for p in points], [p[1] for p in points])
+    ax.margins(0.1)
+    fig.tight_layout()
+    _place_labels(fig, ax, points)
+    renderer = fig.canvas.get_renderer()
+    boxes = [t.get_window_extent(renderer) for t in ax.texts]
+    assert len(boxes) == len(points)
+    inside = ax.get_window_extent(renderer)
+    for k, a in enumerate(boxes):
+        assert inside.x0 <= a.x0 and a.x1 <= inside.x1 and inside.y0 <= a.y0 <= inside.y1
+        for b in boxes[k + 1:]:
+            assert not a.overlaps(b), (a, b)
+    plt.close(fig)

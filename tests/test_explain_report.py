@@ -211,6 +211,11 @@ def test_log_quiet_by_default_and_debug_lists_saved_values(report, caplog, capsy
         _log.log_decision(report.decision, decide_s=0.5)
     messages = [r.getMessage() for r in caplog.records if r.name == "fusioncut"]
     assert any(m.startswith("decision:") and "decide_s=0.5" in m for m in messages)
+    # Activations apart from the parameters, which are free to save.
+    line = next(m for m in messages if m.startswith("decision:"))
+    fc = report.fusioncut
+    assert f"{_log.format_bytes(fc.saved_bytes)} of activations" in line
+    assert f"{_log.format_bytes(fc.static_bytes)} of parameters and static inputs (free)" in line
     assert any(m.startswith(f"saved {report.saved[0].name} ") for m in messages)
 
 
