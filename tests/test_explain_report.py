@@ -286,3 +286,22 @@ def test_capture_keeps_real_tensor_constants_real():
     assert constants and all(type(c) is torch.Tensor and c.device.type == "cpu"
                              for c in constants)
     assert isinstance(explain(_ScaledByConstant(), torch.randn(2, 4)), Report)
+
+
+def test_explain_reasons_on_a_device_name_prices_and_pytorch_runs_alike(captured):
+    """On a device without a budget the bans stand and every recomputation has a price, no
+    dearer than saving; in memory mode PyTorch runs with aggressive_recomputation."""
+    r = explain_joint(captured.joint_module, num_fwd_outputs=captured.num_fwd_outputs,
+                      joint_inputs=captured.joint_inputs,
+                      static_lifetime_input_indices=captured.static_lifetime_input_indices,
+                      options=Options(device="cpu", mode="memory"))
+    assert r.setting == "mode=memory, device=cpu" and not r.lifted
+    real = [v for v in r.recomputed if not v.is_view]
+    assert real and all(v.kind in ("priced", "annotation") for v in real)
+    for v in real:
+        if v.kind == "priced":
+            assert " on cpu, " in v.why and ("cheaper than saving it" in v.why
+                                             or "no dearer than saving it" in v.why), v.why
+    assert not {v.name for v in r.recomputed} & {b.name for b in r.banned}
+    assert r.method("torch min-cut").setting == \
+        "activation_memory_budget=1, aggressive_recomputation=True"
