@@ -111,9 +111,9 @@ def bytes_chart(report: Any, path: str | Path, *, top_ops: int = 8,
         ax.spines[["top", "right"]].set_visible(False)
         ax.grid(axis="y", alpha=0.3)
     graphs = len(getattr(report, "graphs", []) or [])
+    where = report.setting + (f", {graphs} joint graphs" if graphs > 1 else "")
     fig.suptitle((title or "Saved for backward: fusioncut and PyTorch's partitioners")
-                 + f"\n{_subtitle(report.setting + (f', {graphs} joint graphs' if graphs > 1 else ''))}",
-                 fontsize=11)
+                 + f"\n{_subtitle(where)}", fontsize=11)
     fig.legend(*ax0.get_legend_handles_labels(), loc="lower center", ncol=len(methods),
                frameon=False, fontsize=9)
     fig.tight_layout(rect=(0, 0.07, 1, 1))

@@ -140,7 +140,8 @@ def _per_value(report: Report, decision, torch_fw, torch_bw) -> None:
     for name in sorted(set(ours) | set(theirs)):
         mine, peer = ours.get(name, NOT_USED), theirs.get(name, NOT_USED)
         i = index.get(name)
-        if mine == peer or Fate.SAVED.value not in (mine, peer) or i is None or graph.role[graph.base[i]] <= Role.CONSTANT \
+        if mine == peer or Fate.SAVED.value not in (mine, peer) or i is None \
+                or graph.role[graph.base[i]] <= Role.CONSTANT \
                 or decision.static_inputs[graph.base[i]] or int(graph.nbytes[i]) == 0 \
                 or graph.base[i] != i:
             continue  # the same fate; a consequence of a saved value's difference; inputs,
