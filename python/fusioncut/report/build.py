@@ -120,6 +120,7 @@ def report_from_decision(decision: Decision, fw_module: fx.GraphModule,
     cost = costs.costs(graph.nbytes)
     written = materialized(graph)
     saved_set = set(int(i) for i in decision.saved)
+    offloaded = set(decision.offloaded.tolist())
     in_bw = {nd.name for nd in bw_module.graph.nodes if nd.op == "call_function"}
     role = graph.role
     names = [nd.name for nd in graph.nodes]
@@ -143,6 +144,9 @@ def report_from_decision(decision: Decision, fw_module: fx.GraphModule,
             why = f"may not be recomputed: {ban}"
         else:
             kind, why = "cut", _cut_why(graph, i, cost, written, inputs, saved_set, names)
+        if i in offloaded:
+            request = decision.offload.requested[i]
+            why += "; offloaded to host memory" + (f" ({request.value})" if request else "")
         saved.append(SavedValue(
             name=names[i], op=graph.op_name(i), shape=shape_of(val),
             dtype=str(val.dtype).replace("torch.", "") if is_tensor else None,
