@@ -439,10 +439,3 @@ def activation_offloading_pass() -> Callable[..., None]:
     torch without the machinery."""
     return _require(_OFFLOADING, "enable_activation_offloading")
 
-
-def offload_op_targets() -> tuple[Any, ...]:
-    """The ops torch's pass inserts: ``prims.device_put`` (synchronous), ``ao.offload``,
-    ``ao.reload`` (a side stream); ``ao`` is registered when the pass is imported."""
-    activation_offloading_pass()
-    ao = torch.ops.ao
-    return (torch.ops.prims.device_put.default, ao.offload.default, ao.reload.default)
