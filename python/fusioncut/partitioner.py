@@ -163,13 +163,11 @@ def partition_for_sizes(joint_module: fx.GraphModule, joint_inputs: Any,
 def with_torch_offload(options: Options) -> Options:
     """``options`` with ``offload`` resolved: ``None`` becomes ``"auto"`` when
     ``torch._functorch.config.enable_activation_offloading`` is set (honoured: fusioncut plans
-    and emits the offloading through torch's own pass), else ``"never"``."""
-    if options.offload is not None:
-        return options
-    mode = "auto" if _torch_compat.activation_offloading_enabled() else "never"
-    if mode == "auto":
-        logger.info("offload 'auto' from torch._functorch.config.enable_activation_offloading")
-    return dataclasses.replace(options, offload=mode)
+    and emits the offloading through torch's own pass), else stays None (``"never"``)."""
+    if options.offload is not None or not _torch_compat.activation_offloading_enabled():
+        return options  # offload_mode reads None as "never"
+    logger.info("offload 'auto' from torch._functorch.config.enable_activation_offloading")
+    return dataclasses.replace(options, offload="auto")
 
 
 def with_torch_budget(options: Options, annotated: float | None = None) -> Options:

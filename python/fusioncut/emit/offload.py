@@ -24,6 +24,7 @@ import torch
 import torch.fx as fx
 
 from fusioncut import _torch_compat as tc
+from fusioncut.emit.walks import gc_paused
 
 __all__ = ["offload_saved"]
 
@@ -61,7 +62,9 @@ def offload_saved(fw_module: fx.GraphModule, bw_module: fx.GraphModule,
                 "Options(offload='never')")
     for node in marked:
         node.meta[_MARK] = True
-    tc.activation_offloading_pass()(fw_module, bw_module, num_fwd_outputs, tc.ordered_set([]))
+    with gc_paused():  # as for emission: collections would traverse torch's whole heap
+        tc.activation_offloading_pass()(fw_module, bw_module, num_fwd_outputs,
+                                        tc.ordered_set([]))
     fw_module.recompile()  # code generated before the pass (if any) is stale
     bw_module.recompile()
     refused = [node.name for node in marked if not node.meta.get("saved_for_offloading")]
