@@ -108,6 +108,7 @@ def test_calibration_on_the_cpu_gives_a_usable_profile():
     profile = result.device
     assert profile.bandwidth > 0 and profile.matmul_flops > 0
     assert profile.transcendental_op_time >= 0 and profile.kernel_overhead > 0
+    assert profile.host_bandwidth is None and result.host_seconds == {}  # no host link on a CPU
     assert Options(device=profile).device is profile
     with pytest.raises(ValueError, match=r"numel = 3 is invalid"):
         calibrate("cpu", numel=3)

@@ -28,7 +28,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import importlib
-from typing import Any, Callable
+from typing import Any, Callable, NamedTuple
 
 import torch
 
@@ -400,6 +400,45 @@ def may_have_free_symbols(val: Any) -> bool:
 def ordered_set(items: Any) -> Any:
     """torch's ``OrderedSet`` (what ``_extract_fwd_bwd_modules`` takes for static inputs)."""
     return _require("torch.utils._ordered_set", "OrderedSet")(items)
+
+
+# --- activation offloading (fusioncut.offload, emit.offload) ---------------------------------
+#
+# torch/_functorch/_activation_offloading (torch 2.13): enable_activation_offloading(fw, bw,
+# num_fwd_outputs, static_lifetime_input_nodes) offloads the forward outputs whose node
+# carries meta["should_offload"] and that its can_offload accepts, marking them
+# meta["saved_for_offloading"]; it reads activation_offload_separate_stream, _sink_wait and
+# activation_reload_prefetch from torch._functorch.config itself.
+
+_OFFLOADING = "torch._functorch._activation_offloading.activation_offloading"
+
+
+class OffloadSettings(NamedTuple):
+    """torch's activation-offloading settings, read once (``offload_settings``)."""
+
+    enabled: bool  # enable_activation_offloading
+    separate_stream: bool  # activation_offload_separate_stream: ao.offload / ao.reload ops
+    sink_wait: bool  # activation_offload_sink_wait: forward waits moved to the graph's end
+    prefetch: bool  # activation_reload_prefetch: backward reloads moved earlier
+    cpu_gpu_bw: float  # activation_offload_cpu_gpu_bw (GiB/s, torch's prefetch planning)
+
+
+def offload_settings() -> OffloadSettings:
+    config = functorch_config()
+    return OffloadSettings(
+        enabled=bool(getattr(config, "enable_activation_offloading", False)),
+        separate_stream=bool(getattr(config, "activation_offload_separate_stream", False)),
+        sink_wait=bool(getattr(config, "activation_offload_sink_wait", False)),
+        prefetch=bool(getattr(config, "activation_reload_prefetch", False)),
+        cpu_gpu_bw=float(getattr(config, "activation_offload_cpu_gpu_bw", 50.0)),
+    )
+
+
+def activation_offloading_pass() -> Callable[..., None]:
+    """torch's ``enable_activation_offloading``; an ImportError naming the torch version on a
+    torch without the machinery."""
+    return _require(_OFFLOADING, "enable_activation_offloading")
+
 
 
 # --- tracing a model the way torch.compile does (fusioncut.report.capture) -----------------

@@ -29,6 +29,7 @@ from typing import Any
 import numpy as np
 import torch.fx as fx
 
+from fusioncut import _torch_compat
 from fusioncut._solver import INF, UnboundedCutError, min_node_cut
 from fusioncut.budget import (
     BudgetChoice,
@@ -41,6 +42,8 @@ from fusioncut.budget import (
 from fusioncut.cost import CostModel, cost_model
 from fusioncut.graph import JointGraph, Role, Value
 from fusioncut.network import FlowNetwork, flow_network, priced_network
+from fusioncut.offload import OffloadPolicy, offloaded
+from fusioncut.offload import analyze as analyze_offload
 from fusioncut.options import Options
 from fusioncut.policy import Policy, ReasonKind, analyze
 from fusioncut.recompute import recompute_model
@@ -99,6 +102,18 @@ class Decision:
     static_inputs: np.ndarray  # bool (n,): static-lifetime inputs
     budget: BudgetChoice | None = None  # the memory target's plan, when one was set
     runtime_saved: np.ndarray | None = None  # the runtime plan, when a budget replaced it
+    offload: OffloadPolicy | None = None  # the offload rule; None under offload="never"
+    offloaded: np.ndarray = dataclasses.field(
+        default_factory=lambda: np.zeros(0, dtype=np.int64))
+    """int64 node indices, ascending: the saved values that go to host memory between the
+    forward and the backward (a subset of ``saved``)."""
+
+    def replace_saved(self, saved: np.ndarray) -> None:
+        """Adopt another saved set (a budget's plan, rank 0's): its cut value and the values
+        offloaded from it follow."""
+        self.saved = np.asarray(saved, dtype=np.int64)
+        self.cut_value = int(self.weights[self.saved].sum())
+        self.offloaded = offloaded(self.offload, self.saved)
 
     @property
     def source_in(self) -> np.ndarray:
@@ -125,6 +140,10 @@ class Decision:
     def saved_sym_nodes(self) -> list[fx.Node]:
         return self.graph.split_saved(self.saved)[1]
 
+    @property
+    def offloaded_nodes(self) -> list[fx.Node]:
+        return [self.graph.nodes[i] for i in self.offloaded]
+
     def summary(self, **extra: Any) -> dict:
         """A small JSON-able description (for logs and trace artifacts)."""
         graph, policy = self.graph, self.policy
@@ -145,7 +164,7 @@ class Decision:
                "activation_bytes": saved_activation_bytes(graph, self.saved, self.static_inputs),
                "static_bytes": int(graph.nbytes[bases[static]].sum()),
                "input_bytes": int(graph.nbytes[bases[is_input]].sum()), "saved": saved,
-               "bans": bans,
+               "offloaded": [names[i] for i in self.offloaded.tolist()], "bans": bans,
                "dropped_preferences": [names[i] for i in self.dropped_preferences]}
         out.update(extra)
         return out
@@ -174,6 +193,7 @@ def decide(joint_module: fx.GraphModule, *, num_fwd_outputs: int,
 def decide_graph(graph: JointGraph, static_lifetime_input_indices, options: Options) -> Decision:
     """``decide`` on a graph already turned into arrays."""
     policy = analyze(graph, options)
+    rule = offload_rule(graph, options)
     static = graph.static_input_mask(static_lifetime_input_indices)
     costs = cost_model(graph, policy, options, static_input_nodes=static)
     w = costs.weights(graph.nbytes)
@@ -209,10 +229,24 @@ def decide_graph(graph: JointGraph, static_lifetime_input_indices, options: Opti
     saved = saved[saved < graph.num_nodes]
     decision = Decision(graph=graph, policy=policy, costs=costs, weights=w, network=net,
                         saved=saved, cut_value=int(cut.value), dropped_preferences=dropped,
-                        static_inputs=static)
+                        static_inputs=static, offload=rule,
+                        offloaded=offloaded(rule, saved))
     if options.budgeted:
         _apply_budget(decision, options)
     return decision
+
+
+def offload_rule(graph: JointGraph, options: Options) -> OffloadPolicy | None:
+    """``offload.analyze``, after checking that this torch can emit offloading at all."""
+    if options.offload_mode == "never":
+        return None
+    try:
+        _torch_compat.activation_offloading_pass()
+    except ImportError as e:
+        raise ValueError(f"Options: offload = {options.offload!r} needs PyTorch's activation "
+                         f"offloading (torch._functorch._activation_offloading): {e}; use "
+                         f"offload='never'") from None
+    return analyze_offload(graph, options)
 
 
 def pareto(joint_module: fx.GraphModule, joint_inputs: Any = None, *, num_fwd_outputs: int,
@@ -252,8 +286,7 @@ def _apply_budget(decision: Decision, options: Options) -> None:
                     memory_budget_bytes=options.memory_budget_bytes,
                     peak_memory_bytes=options.peak_memory_bytes, stacklevel=5)
     decision.runtime_saved = decision.saved
-    decision.saved = choice.point.saved
-    decision.cut_value = int(decision.weights[choice.point.saved].sum())
+    decision.replace_saved(choice.point.saved)
     decision.budget = choice
 
 

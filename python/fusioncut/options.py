@@ -30,6 +30,7 @@ MODES = ("runtime", "memory")
 DEFAULT_BUDGET_DEVICE = "h100"
 """Budgets need a price for recomputation; without ``Options.device`` they use this preset."""
 ALGORITHMS = ("auto", "push_relabel", "boykov_kolmogorov")
+OFFLOAD_MODES = ("never", "tagged", "auto")
 
 # Bounds that keep every weight computation far inside int64 (the solver's INF is 2**62):
 # bytes (< 2**52 for any real tensor) x factor, and sizes x itemsize.
@@ -148,6 +149,25 @@ class Options:
     """A budget on the estimated peak memory of the step (peak.py): the plan that recomputes
     least among those whose estimated peak fits. Range: ``>= 0``."""
 
+    offload: str | None = None
+    """Which saved values go to host memory between the forward and the backward (offload.py;
+    emitted through PyTorch's own activation-offloading pass):
+
+    - ``"never"``: none; ``MUST_CPU_OFFLOAD`` / ``PREFER_CPU_OFFLOAD`` annotations are ignored,
+      as PyTorch's partitioner ignores them without ``enable_activation_offloading``.
+    - ``"tagged"``: exactly the saved values annotations ask for: ``MUST_CPU_OFFLOAD`` (never
+      recomputed, offloaded whenever saved; on a value that cannot be offloaded an
+      ``offload.OffloadError`` naming the node), ``PREFER_CPU_OFFLOAD`` and torch's own
+      ``meta["should_offload"]`` mark (offloaded where ``offload.py`` allows).
+    - ``"auto"``: ``"tagged"``, and under a memory target the cut may offload more. Until the
+      three-way cut lands, a memory target picks its plan as without offloading and the
+      tagged values are offloaded on top; the target counts them as kept on the device, so
+      the plan's estimated peak can only be above what it needs.
+
+    ``None``: ``"auto"`` when ``torch._functorch.config.enable_activation_offloading`` is set
+    and fusioncut is the partitioner, else ``"never"``. Anything but ``"never"`` needs a
+    torch with ``torch._functorch._activation_offloading`` (``ValueError`` otherwise)."""
+
     def __post_init__(self) -> None:
         def bad(name: str, value: object, valid: str) -> ValueError:
             shown = (f"an int of {value.bit_length()} bits" if isinstance(value, int)
@@ -185,6 +205,10 @@ class Options:
             value = getattr(self, name)
             if value is not None:
                 _check_int(bad, name, value, 0, None)
+        if self.offload is not None and (not isinstance(self.offload, str)
+                                         or self.offload not in OFFLOAD_MODES):
+            raise bad("offload", self.offload,
+                      "None or one of " + ", ".join(map(repr, OFFLOAD_MODES)))
         chosen = [name for name in ("memory_budget", "memory_budget_bytes", "peak_memory_bytes")
                   if getattr(self, name) is not None]
         if len(chosen) > 1:
@@ -196,6 +220,12 @@ class Options:
         """Whether a memory target is set (a budget below 1, bytes or a peak)."""
         return ((self.memory_budget is not None and self.memory_budget < 1.0)
                 or self.memory_budget_bytes is not None or self.peak_memory_bytes is not None)
+
+    @property
+    def offload_mode(self) -> str:
+        """``offload`` with ``None`` read as ``"never"`` (the front doors resolve ``None`` from
+        torch's configuration before deciding: ``partitioner.with_torch_offload``)."""
+        return "never" if self.offload is None else self.offload
 
     @property
     def budget_device(self) -> Device:

@@ -180,6 +180,7 @@ class _Facts:
         self.in_bw = {nd.name for nd in bw_module.graph.nodes if nd.op == "call_function"}
         self.pricing = _pricing(decision, options)
         self.dropped = set(decision.dropped_preferences)
+        self.offloaded = set(decision.offloaded.tolist())
 
     def ban(self, i: int):
         """The ban that holds under the options: a memory target lifts ``BUDGET_LIFTS``, and a
@@ -279,6 +280,10 @@ def _saved_value(f: _Facts, i: int) -> ValueFate:
     else:
         kind, why = "cut", _cut_why(f, i)
     users = [f.names[u] for u in f.users[i] if f.names[u] in f.in_bw]
+    if i in f.offloaded:
+        request = f.d.offload.requested[i]
+        why += "; offloaded to host memory" + (f" ({request.value})" if request else "")
+        return _value(f, i, Fate.OFFLOADED, kind, why, users)
     return _value(f, i, Fate.SAVED, kind, why, users)
 
 

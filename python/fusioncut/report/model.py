@@ -10,8 +10,9 @@
       methods      one MethodSummary per partitioner, totals over every joint graph
       graphs       one GraphSummary per joint graph (sizes, timings, budget, the modules)
 
-A fate is a ``Fate`` member; a value offloaded to the host would be one more member, with
-its own ``kind`` and ``why``, in the same list. Plain dataclasses: ``Report.to_dict`` /
+A fate is a ``Fate`` member: ``saved``, ``offloaded`` (saved, and kept in host memory between
+the passes) or ``recomputed``; a new fate is one more member, with its own ``kind`` and
+``why``, in the same list. Plain dataclasses: ``Report.to_dict`` /
 ``to_json`` serialise them, ``str(report)`` formats them (``report.text``).
 """
 
@@ -32,7 +33,12 @@ class Fate(str, enum.Enum):
     """What the partition does with a forward value the backward needs."""
 
     SAVED = "saved"  # the forward hands it to the backward
+    OFFLOADED = "offloaded"  # saved, and kept in host memory in between
     RECOMPUTED = "recomputed"  # the backward computes it again
+
+
+HANDED_ON = (Fate.SAVED.value, Fate.OFFLOADED.value)
+"""The fates of values the forward hands to the backward (``Report.saved``)."""
 
 
 @dataclass
@@ -51,7 +57,7 @@ class ValueFate:
     shape: list  # ints; a symbolic size is its string
     dtype: str | None  # None for a SymInt or object
     nbytes: int  # from the size hints; 0 for a SymInt or object
-    fate: str  # a Fate value
+    fate: str  # a Fate value: saved, offloaded (saved in host memory), recomputed
     kind: str
     why: str  # true under the options the decision was made with
     users: list[str]  # saved: backward nodes that read it; recomputed: first backward nodes fed
@@ -199,7 +205,13 @@ class Report:
 
     @property
     def saved(self) -> list[ValueFate]:
-        return [v for v in self.values if v.fate == Fate.SAVED]
+        """Values the forward hands to the backward, offloaded ones included."""
+        return [v for v in self.values if v.fate in HANDED_ON]
+
+    @property
+    def offloaded(self) -> list[ValueFate]:
+        """Saved values kept in host memory between forward and backward."""
+        return [v for v in self.values if v.fate == Fate.OFFLOADED]
 
     @property
     def recomputed(self) -> list[ValueFate]:

@@ -39,6 +39,7 @@ from typing import Any
 from fusioncut.graph import Role
 from fusioncut.report.build import adjacency, shape_of
 from fusioncut.report.charts import bytes_chart, plot_pareto
+from fusioncut.report.model import HANDED_ON, Fate
 from fusioncut.report.text import format_bytes
 
 __all__ = ["COLORS", "MAX_STACK", "bytes_chart", "cut_svg", "plot_pareto", "write_cut_svg"]
@@ -360,8 +361,9 @@ def cut_svg(report: Any, *, graph: int | None = None, hops: int = 1, max_columns
            f'viewBox="0 0 {svg_w} {height}" font-family="Helvetica, Arial, sans-serif">',
            f'<rect width="{svg_w}" height="{height}" fill="white"/>']
     fc = g.methods[0]
-    n_acts = sum(v.fate == "saved" and v.kind not in ("input", "static input") for v in values)
-    n_rec = sum(v.fate == "recomputed" and not v.is_view for v in values)
+    n_acts = sum(v.fate in HANDED_ON and v.kind not in ("input", "static input")
+                 for v in values)
+    n_rec = sum(v.fate == Fate.RECOMPUTED.value and not v.is_view for v in values)
     heading = title or "fusioncut: the joint graph and its cut"
     which = f"graph {index} of {len(report.graphs)}: " if len(report.graphs) > 1 else ""
     folded_note = (f"; {len(like)} repeated layers folded ({', '.join(sorted(like)[:3])}"

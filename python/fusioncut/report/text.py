@@ -77,8 +77,10 @@ def format_report(r: Any, max_rows: int | None, clip: int | None = None) -> str:
 
     held = [s for s in r.saved if s.kind in ("input", "static input")]
     acts = [s for s in r.saved if s.kind not in ("input", "static input")]
+    offloaded = sum(s.fate == "offloaded" for s in acts)
     out.append(f"Saved for backward: {len(acts)} values, {format_bytes(fc.saved_bytes)} of "
-               f"activations (+ {len(held)} graph inputs held anyway: "
+               f"activations" + (f" ({offloaded} offloaded to host memory)" if offloaded else "")
+               + f" (+ {len(held)} graph inputs held anyway: "
                f"{format_bytes(fc.static_bytes)} parameters and static inputs, free; "
                f"{format_bytes(fc.input_bytes)} other inputs)")
     rows = sorted(acts, key=lambda s: (-s.nbytes, s.graph, s.name))
