@@ -165,7 +165,7 @@ def mixed():
         r = torch.rand_like(a)
         return (F.dropout(a, 0.5, True) * b.t() * r).sin().sum(), a.view(-1).cos()
 
-    cap = capture(fn, *_leaves((8, 8), (8, 8)))
+    cap = capture(fn, *_leaves((8, 8), (8, 8)), via="aot")  # node names as aot_function makes them
     return cap.joint_module, cap.num_fwd_outputs
 
 
