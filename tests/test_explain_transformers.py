@@ -187,14 +187,19 @@ def test_cli_explain_and_pareto_on_transformers(name, tmp_path, monkeypatch, cap
     for spec in specs:
         target += ["--input", spec]
     assert main(["explain", *target, "--no-compare", "--json", "explain.json",
-                 "--device", "CPU", "--budget", "0.5"]) == 0
+                 "--device", "CPU", "--budget", "0.5", "--svg", "cut.svg",
+                 "--png", "bytes.png"]) == 0
     out = capsys.readouterr().out
     assert "Saved for backward" in out and "device=cpu, memory_budget=0.5" in out
     data = json.loads((tmp_path / "explain.json").read_text())
     assert data["via"] == "dynamo" and data["graphs"]
     assert {v["fate"] for v in data["values"]} >= {"saved"}
+    svg = (tmp_path / "cut.svg").read_text()
+    assert int(re.search(r'width="(\d+)"', svg).group(1)) <= 1400
+    assert (tmp_path / "bytes.png").read_bytes()[:4] == b"\x89PNG"
     assert main(["pareto", *target, "--no-compare", "--budgets", "0,1",
-                 "--json", "pareto.json"]) == 0
+                 "--json", "pareto.json", "--png", "pareto.png"]) == 0
+    assert (tmp_path / "pareto.png").stat().st_size > 10_000
     out = capsys.readouterr().out
     assert "fusioncut pareto" in out and "priced on h100" in out
     rows = json.loads((tmp_path / "pareto.json").read_text())["rows"]
