@@ -43,7 +43,7 @@ from fusioncut.cli_args import (
     positive,
 )
 from fusioncut.cli_inputs import load as load_model
-from fusioncut.cli_inputs import unit_interval
+from fusioncut.cli_inputs import INPUT_HELP, unit_interval
 
 __all__ = ["CliError", "build_parser", "main", "parse_input_spec"]
 
@@ -131,7 +131,7 @@ def build_parser() -> argparse.ArgumentParser:
 def _target_parser(sub, name: str, *, help: str, description: str) -> argparse.ArgumentParser:
     """A command that imports TARGET (module:callable) and calls it on random inputs."""
     p = sub.add_parser(name, help=help, description=description,
-                       epilog=_INPUT_HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
+                       epilog=INPUT_HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("target", metavar="TARGET",
                    help="module:callable returning a model or function, or a model class "
                         "built from --config")
@@ -151,16 +151,6 @@ def _target_parser(sub, name: str, *, help: str, description: str) -> argparse.A
                    help="trace as torch.compile does (dynamo, default) or with aot_module / "
                         "aot_function (aot: positional inputs only)")
     return p
-
-
-_INPUT_HELP = """\
-inputs ([NAME=]SHAPE[:DTYPE][RANGE]):
-  8x128                      float32, standard normal (positional)
-  8x128:int64                integers in [0, E): E = the model's input embedding size
-  input_ids=2x64:int         a keyword input; int = int64, float = float32
-  labels=2:int[0,5)          integers in [0, 5); [0,4] is the same range
-  pixel_values=2x3x224x224   attention_mask=2x64:int[1,1] (all ones)   mask=2x64:bool
-quote specs with brackets in the shell: --input 'labels=2:int[0,5)'"""
 
 
 def _version() -> str:

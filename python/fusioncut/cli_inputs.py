@@ -36,7 +36,7 @@ from fusioncut.cli_args import (
     load_target,
 )
 
-__all__ = ["DTYPE_ALIASES", "InputSpec", "embedding_size", "load", "parse_input",
+__all__ = ["DTYPE_ALIASES", "INPUT_HELP", "InputSpec", "embedding_size", "load", "parse_input",
            "unit_interval"]
 
 DTYPE_ALIASES = {"int": "int64", "long": "int64", "float": "float32", "half": "float16",
@@ -45,6 +45,15 @@ _SPEC = re.compile(r"^(?:(?P<name>[A-Za-z_][A-Za-z0-9_]*)=)?(?P<shape>[^:\[]*)"
                    r"(?::(?P<dtype>[^\[]*))?"
                    r"(?:(?P<open>\[)(?P<lo>[^,\]\)]+),(?P<hi>[^\]\)]+)(?P<close>[\]\)]))?$")
 _EXAMPLES = "e.g. 8x128, 8x128:int64, input_ids=2x64:int[0,512), mask=2x64:bool"
+INPUT_HELP = """\
+inputs ([NAME=]SHAPE[:DTYPE][RANGE]):
+  8x128                      float32, standard normal (positional)
+  8x128:int64                integers in [0, E): E = the model's input embedding size
+  input_ids=2x64:int         a keyword input; int = int64, float = float32
+  labels=2:int[0,5)          integers in [0, 5); [0,4] is the same range
+  pixel_values=2x3x224x224   attention_mask=2x64:int[1,1] (all ones)   mask=2x64:bool
+quote specs with brackets in the shell: --input 'labels=2:int[0,5)'"""
+"""The inputs' grammar, as ``--help`` shows it."""
 
 
 @dataclass(frozen=True)
