@@ -59,7 +59,7 @@ _MAX_SOLVES = 400
 _MAX_CLOSURES = 512  # closures enumerated per group of components
 _MAX_TOTALS = 4096  # byte totals the knapsack keeps per group step
 _BREAKPOINT_BITS = 52  # the largest weight of a breakpoint solve, in bits
-_ROUNDS = 3  # restricted problems of each kind that look above a hull edge (``_above``)
+_ROUNDS = 4  # restricted problems of each kind that look above a hull edge (``_above``)
 
 
 @dataclass(frozen=True)
@@ -470,10 +470,12 @@ class Generator:
         return out
 
     def _reach(self, limit: int, lam_lo: float, lam_hi: float | None, fixed: np.ndarray,
-               forbid: np.ndarray | None) -> tuple[list[FrontierPoint], np.ndarray | None]:
+               forbid: np.ndarray | None, depth: int = 2
+               ) -> tuple[list[FrontierPoint], np.ndarray | None]:
         """The plans fitting ``limit`` of a restricted problem (``_Gap``'s ``fixed`` and
-        ``forbid``) swept over [lam_lo, lam_hi]: its cuts and its edge's best knapsack plan;
-        and the saved set of its first cut over the limit (None if none)."""
+        ``forbid``) swept over [lam_lo, lam_hi]: its cuts, its edge's best knapsack plan and,
+        ``depth`` levels down, the same trim from that edge's totals above the limit; and the
+        saved set of its first cut over the limit (None if none)."""
         w = np.where(forbid, INF, self.storage_w) if forbid is not None else self.storage_w
         cuts, solves = sweep(self.bnet, w, (limit + 1) * self._scale, lam_lo=lam_lo,
                              fixed=fixed, lam_hi=lam_hi)
@@ -490,6 +492,12 @@ class Generator:
                 j = gap.best(limit)
                 if j >= 0:
                     out.append(gap.plan(j))
+                if depth > 0:
+                    (_, w_b, r_b), (_, w_c, r_c) = self._line(below), self._line(c)
+                    lam = (w_c - w_b) / max(r_b - r_c, 1)
+                    for jj in range(j + 1, min(j + 1 + _ROUNDS, len(gap.totals))):
+                        up = (gap.closure(jj)[1] & ~below.side_in)[self.bnet.priced]
+                        out += self._reach(limit, 0.0, lam, fixed | up, forbid, depth - 1)[0]
             return out, c.saved
         return out, None
 
