@@ -26,7 +26,6 @@ from __future__ import annotations
 import argparse
 import copy
 import os
-import statistics
 import sys
 import time
 import warnings
@@ -180,7 +179,7 @@ def measure(name: str, device: str) -> dict:
 
 
 def _rebuild(cap, device):
-    from fusioncut.budget import _Evaluator, budget_network
+    from fusioncut.budget_plans import Evaluator, budget_network
     from fusioncut.recompute import recompute_model
 
     opts = Options(device=device)
@@ -189,7 +188,7 @@ def _rebuild(cap, device):
                          options=opts)
     bnet = budget_network(d.graph, d.policy, d.costs, d.network,
                           recompute_model(d.graph, opts.budget_device))
-    return bnet, _Evaluator(d.graph, bnet, d.costs, d.static_inputs)
+    return bnet, Evaluator(d.graph, bnet, d.costs, d.static_inputs)
 
 
 def run_check(name: str, device: str, fractions=(0.0, 0.5)) -> int:

@@ -1,6 +1,6 @@
-"""The plans a memory budget can reach (budget_plans.py): every minimum cut at a breakpoint,
-the knapsack between neighbouring cuts, against the exact optimum of the same problem
-(bench/exact_budget.py, HiGHS) on small graphs."""
+"""The plans a memory budget can reach (budget_plans.py, budget_reach.py): every minimum
+cut at a breakpoint, the knapsack between neighbouring cuts, against the exact optimum of the
+same problem (bench/exact_budget.py, HiGHS) on small graphs."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ import pytest
 import torch
 
 import fusioncut
-from fusioncut import budget_plans
+from fusioncut import budget_reach
 from fusioncut.models import GPT, CosCos, LSTMUnrolled, gpt_config, gpt_inputs
 from fusioncut.options import Options
 from fusioncut.report import capture
@@ -136,7 +136,7 @@ def test_closures_of_a_group_are_every_closure(seed):
             if rng.random() < 0.3:
                 succ.setdefault(t, []).append(h)
     values = [rng.randint(-5, 20) for _ in range(k)]
-    closures = budget_plans._closures(members, succ, values)
+    closures = budget_reach._closures(members, succ, values)
     assert {sum(values[c] for c in cl) for cl in closures} == \
         _brute_closures(members, succ, values)
     for cl in closures:
@@ -144,19 +144,19 @@ def test_closures_of_a_group_are_every_closure(seed):
 
 
 def test_a_group_too_large_to_enumerate_offers_its_prefixes():
-    members = list(range(budget_plans._MAX_CLOSURES + 5))
+    members = list(range(budget_reach._MAX_CLOSURES + 5))
     values = [1] * len(members)
-    closures = budget_plans._closures(members, {}, values)
+    closures = budget_reach._closures(members, {}, values)
     totals = {sum(values[c] for c in cl) for cl in closures}
     assert totals == set(range(len(members) + 1))
 
 
 def test_thinning_keeps_the_ends_and_a_bounded_number():
-    totals = np.arange(0, 10 * budget_plans._MAX_TOTALS, 3, dtype=np.int64)
-    keep = budget_plans._thin(totals)
+    totals = np.arange(0, 10 * budget_reach._MAX_TOTALS, 3, dtype=np.int64)
+    keep = budget_reach._thin(totals)
     assert keep[0] == 0 and keep[-1] == len(totals) - 1
-    assert len(keep) <= budget_plans._MAX_TOTALS + 1
-    width = (totals[-1] - totals[0]) / budget_plans._MAX_TOTALS
+    assert len(keep) <= budget_reach._MAX_TOTALS + 1
+    width = (totals[-1] - totals[0]) / budget_reach._MAX_TOTALS
     assert np.diff(totals[keep]).max() <= width + 3
 
 

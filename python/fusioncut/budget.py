@@ -8,12 +8,12 @@ source with an edge into ``v`` (``network.add_switches``). Random, collective, m
 effectful, opaque and higher-order ops, graph inputs and ``MUST_SAVE`` stay banned;
 ``MUST_RECOMPUTE`` stays tied to the sink.
 
-Generation (``budget_plans``): a parametric cut in the recompute prices' scale ``lam`` weighs
-the bytes a plan keeps against its recomputation; its nested cuts are the lower hull of
-(saved bytes, recompute seconds); between two neighbouring cuts every minimum cut at their
-breakpoint is a closure of the residual graph's strongly connected components, and a knapsack
-over those closures gives, for any byte limit, the plan in reach that keeps the most bytes
-under it (so recomputes least).
+Generation (``budget_plans``, ``budget_reach``): a parametric cut in the recompute prices'
+scale ``lam`` weighs the bytes a plan keeps against its recomputation; its nested cuts are the
+lower hull of (saved bytes, recompute seconds); between two neighbouring cuts every minimum
+cut at their breakpoint is a closure of the residual graph's strongly connected components,
+and a knapsack over those closures gives, for any byte limit, the plan in reach that keeps the
+most bytes under it (so recomputes least).
 
 Selection (here): the frontier starts with the runtime plan (``decide``'s own choice: budget
 1). ``Frontier.plans`` holds every plan in reach, Pareto in saved bytes x recompute seconds;
@@ -37,8 +37,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from fusioncut.budget_plans import (
-    BudgetNetwork, FrontierPoint, Generator, budget_network, saved_activation_bytes,
+    BudgetNetwork, FrontierPoint, budget_network, saved_activation_bytes,
 )
+from fusioncut.budget_reach import Generator
 from fusioncut.cost import CostModel
 from fusioncut.device import Device
 from fusioncut.graph import JointGraph
@@ -87,7 +88,7 @@ class Frontier:
     """Plans from the runtime plan down to the least activation memory.
 
     ``plans``: every plan in reach (the sweep's cuts and the plans of the gaps between
-    neighbouring cuts, ``budget_plans``), Pareto in saved bytes x recompute seconds, the
+    neighbouring cuts, ``budget_reach``), Pareto in saved bytes x recompute seconds, the
     runtime plan first and then fewer bytes. ``points``: the subset the targets choose from,
     along which saved bytes fall and the estimated peak never rises: the anchors (the runtime
     plan, then each sweep cut saving fewer bytes than every anchor before it and peaking no
@@ -152,7 +153,10 @@ class Frontier:
 
     def best_within(self, limit: int) -> FrontierPoint | None:
         """The plan in reach that recomputes least among those saving at most ``limit``
-        bytes (the knapsack between the neighbouring cuts; before any peak filter)."""
+        bytes, before any peak filter: the sweep's cuts, the knapsack's plan between the
+        neighbouring cuts and the bounded search above their edge (``Generator.best_within``),
+        and the runtime plan. None when no plan saves that little. Built per call (tens of
+        milliseconds on a 10k-node graph); a target chooses from ``points``."""
         best = self.generator.best_within(limit)
         runtime = self.runtime
         if runtime.saved_bytes <= limit and (

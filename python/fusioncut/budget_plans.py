@@ -1,5 +1,4 @@
-"""The plans a memory budget can reach: a parametric sweep, every minimum cut at its
-breakpoints, and a knapsack between neighbouring cuts.
+"""The budget network and its parametric sweep: the cuts a memory budget starts from.
 
 The budget problem is ``minimise R(S) subject to M(S) <= B``: ``M`` the activation bytes a plan
 keeps for the backward (each storage once; graph inputs and static inputs are alive anyway and
@@ -13,33 +12,13 @@ so the cuts are nested in ``lam`` (Gallo, Grigoriadis and Tarjan) and ``sweep`` 
 vertex of the lower hull of (M, R) by intersecting cut lines (Eisner and Severance), from the
 least storage (``lam = 0``) up to the first cut that keeps at least the runtime plan's bytes.
 
-Between two neighbouring hull cuts every plan on the hull's edge is a minimum cut at their
-breakpoint, and those are exactly the closures of the strongly connected components of the
-residual graph there (Picard and Queyranne; ``NodeCutGraph.solve_components``): a chain such
-as an unrolled LSTM's yields one plan per link, N identical layers N + 1 plans. The breakpoint
-solve drops the tie-break and scales the two sides so that both cuts cost exactly the same
-(integers: bytes x dR and prices x dM, divided by their gcd; quantised by powers of two when a
-product would pass 2**52, which only coarsens ties). Each component adds ``dm`` bytes and
-removes ``dm x dR / dM`` of recomputation, so on an edge the best plan for a byte limit is the
-closure keeping the most bytes under it: a precedence-constrained subset sum (``_Gap``).
-
-- The components split into groups no arc joins. A group's closures are enumerated (ids fall
-  along every arc, so a depth-first walk in id order decides each component after everything
-  it forces) up to ``_MAX_CLOSURES`` per group; a larger group offers the prefixes of its ids
-  (every prefix is a closure) besides the closures enumerated: a bounded heuristic.
-- Across groups, a dynamic programme over the reachable byte totals (each group takes one of
-  its closures) is exact while it holds at most ``_MAX_TOTALS`` totals; beyond, totals closer
-  than (range / ``_MAX_TOTALS``) merge into the smaller, so a limit loses at most that much per
-  group processed after the merge began.
-
-``Generator`` holds the sweep's cuts (evaluated at once) and builds a gap's programme when a
-target or a listing first needs it.
+``budget_reach`` takes it from there: every minimum cut at a breakpoint, the knapsack between
+neighbouring cuts, and the search above a hull edge.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -52,14 +31,10 @@ from fusioncut.peak import PeakEstimate, estimate_peak, phases, recomputed
 from fusioncut.policy import BUDGET_LIFTS, Policy
 from fusioncut.recompute import RecomputeModel
 
-__all__ = ["BudgetNetwork", "Evaluator", "FrontierPoint", "Generator", "budget_network",
+__all__ = ["BudgetNetwork", "Evaluator", "FrontierPoint", "SweepCut", "budget_network",
            "saved_activation_bytes", "storage_bytes", "sweep"]
 
 _MAX_SOLVES = 400
-_MAX_CLOSURES = 512  # closures enumerated per group of components
-_MAX_TOTALS = 4096  # byte totals the knapsack keeps per group step
-_BREAKPOINT_BITS = 52  # the largest weight of a breakpoint solve, in bits
-_ROUNDS = 4  # restricted problems of each kind that look above a hull edge (``_above``)
 
 
 @dataclass(frozen=True)
@@ -80,7 +55,7 @@ class FrontierPoint:
 
 
 @dataclass(frozen=True)
-class _Cut:
+class SweepCut:
     saved: np.ndarray
     side_in: np.ndarray  # bool (n,): in-vertex on the source side
     side_out: np.ndarray
@@ -105,7 +80,7 @@ class BudgetNetwork:
         return dataclasses.replace(self, weights=weights, prices=prices,
                                    recompute_seconds=seconds)
 
-    def solve(self, lam: float, weights: np.ndarray, fixed: np.ndarray | None = None) -> _Cut:
+    def solve(self, lam: float, weights: np.ndarray, fixed: np.ndarray | None = None) -> SweepCut:
         """The minimum cut at ``lam`` with saving weights ``weights``; ``fixed`` (bool over
         ``priced``) forbids recomputing those nodes."""
         aux = np.minimum(np.rint(lam * self.prices.astype(np.float64)), INF // 4)
@@ -115,7 +90,7 @@ class BudgetNetwork:
                                       function="fusioncut.budget")
         n = self.graph.num_nodes
         nodes = cut.cut_nodes
-        return _Cut(saved=np.sort(nodes[nodes < n]), side_in=cut.source_side_in[:n],
+        return SweepCut(saved=np.sort(nodes[nodes < n]), side_in=cut.source_side_in[:n],
                     side_out=cut.source_side_out[:n], lam=lam)
 
 
@@ -177,17 +152,17 @@ class Evaluator:
 
 def sweep(bnet: BudgetNetwork, storage_w: np.ndarray, limit: int, lam_lo: float = 0.0,
           fixed: np.ndarray | None = None, lam_hi: float | None = None
-          ) -> tuple[list[_Cut], int]:
+          ) -> tuple[list[SweepCut], int]:
     """The lower hull's cuts for ``lam >= lam_lo``, least storage first, up to the first
     whose storage weight (``storage_w``, tie-break included) reaches ``limit``; and the
     number of solves. ``fixed``: priced nodes that may not be recomputed."""
     graph = bnet.graph
     price_of = np.zeros(graph.num_nodes, dtype=np.int64)
     price_of[bnet.priced] = bnet.prices
-    found: dict[bytes, tuple[_Cut, int, int]] = {}
+    found: dict[bytes, tuple[SweepCut, int, int]] = {}
     solves = 0
 
-    def run(lam: float) -> tuple[_Cut, int, int]:
+    def run(lam: float) -> tuple[SweepCut, int, int]:
         nonlocal solves
         solves += 1
         cut = bnet.solve(lam, storage_w, fixed)
@@ -216,292 +191,3 @@ def sweep(bnet: BudgetNetwork, storage_w: np.ndarray, limit: int, lam_lo: float 
     between(run(lam_lo), run(lam_hi))
     cuts = sorted(found.values(), key=lambda e: (e[1], -e[2]))
     return [c for c, _, _ in cuts], solves
-
-
-class _Gap:
-    """The plans between two neighbouring hull cuts ``lo`` and ``hi``: closures of the
-    residual components at their breakpoint, chosen by a subset-sum programme over bytes."""
-
-    def __init__(self, gen: Generator, lo: _Cut, hi: _Cut, fixed: np.ndarray | None = None,
-                 forbid: np.ndarray | None = None):
-        self.gen = gen
-        self.totals = np.zeros(0, dtype=np.int64)  # reachable byte totals, ascending
-        self.shift = 0  # totals are in bytes >> shift
-        self._plans: dict[int, FrontierPoint] = {}
-        # A restricted problem: ``fixed`` priced nodes are never recomputed, ``forbid`` joint
-        # nodes never saved.
-        self.fixed = np.zeros(len(gen.price_bytes), dtype=bool) if fixed is None else fixed
-        self.saveable = (gen.storage_w < INF) & (True if forbid is None else ~forbid)
-        self._build(lo, hi)
-
-    def _scaled(self, lo: _Cut, hi: _Cut):
-        """Tie-free weights at which ``lo`` and ``hi`` cost exactly the same, or None."""
-        gen = self.gen
-        s, e = gen.storage, gen.price_bytes
-        for shift in range(64):
-            q, p = s >> shift, e >> shift
-            p_of = np.zeros(len(s), dtype=np.int64)
-            p_of[gen.bnet.priced] = p
-            d_m = int(q[hi.saved].sum()) - int(q[lo.saved].sum())
-            d_r = int(p_of[~lo.side_in].sum()) - int(p_of[~hi.side_in].sum())
-            if d_m <= 0 or d_r <= 0:
-                return None
-            g = math.gcd(d_m, d_r)
-            wq, wp = d_r // g, d_m // g
-            if max(int(q.max(initial=0)) * wq, int(p.max(initial=0)) * wp) < 2 ** _BREAKPOINT_BITS:
-                self.shift = shift
-                return q, p, wq, wp
-        return None
-
-    def _build(self, lo: _Cut, hi: _Cut) -> None:
-        scaled = self._scaled(lo, hi)
-        if scaled is None:
-            return
-        q, p, wq, wp = scaled
-        gen = self.gen
-        n = len(q)
-        finite = self.saveable
-        weights = np.concatenate([np.where(finite, q * wq, INF),
-                                  np.where(self.fixed, INF, p * wp)]).astype(np.int64)
-        _, mc = gen.bnet.solver.solve_components(weights, function="fusioncut.budget")
-        cin, cout = mc.component_in.astype(np.int64), mc.component_out.astype(np.int64)
-        m_of = np.concatenate([q, np.zeros(len(p), dtype=np.int64)])
-        additive = mc.saturated & (weights > 0) & (weights < INF)
-        value = np.zeros(mc.count, dtype=np.int64)
-        for comp, sign in ((cin, 1), (cout, -1)):
-            sel = additive & (comp >= 0)
-            value += sign * np.bincount(comp[sel], weights=m_of[sel],
-                                        minlength=mc.count).astype(np.int64)
-        self.cin, self.cout, self.n, self.count = cin[:n], cout[:n], n, mc.count
-        base_in, base_out = cin[:n] == -1, cout[:n] == -1
-        self.base = int(q[np.flatnonzero(base_in & ~base_out & finite)].sum())
-        self._knapsack(value, mc.dag_tail.astype(np.int64), mc.dag_head.astype(np.int64),
-                       mc.count)
-
-    def _knapsack(self, value, tail, head, count) -> None:
-        parent = list(range(count))
-
-        def find(x: int) -> int:
-            while parent[x] != x:
-                parent[x] = parent[parent[x]]
-                x = parent[x]
-            return x
-
-        for t, h in zip(tail.tolist(), head.tolist()):
-            a, b = find(t), find(h)
-            if a != b:
-                parent[max(a, b)] = min(a, b)
-        groups: dict[int, list[int]] = {}
-        for c in range(count):
-            groups.setdefault(find(c), []).append(c)
-        succ: dict[int, list[int]] = {}
-        for t, h in zip(tail.tolist(), head.tolist()):
-            succ.setdefault(t, []).append(h)
-        values = value.tolist()
-        self.options: list[list[list[int]]] = []  # per group: the closures (component lists)
-        totals = np.zeros(1, dtype=np.int64)
-        self.steps: list[tuple[np.ndarray, np.ndarray]] = []
-        for members in groups.values():
-            if not any(values[c] for c in members):
-                continue
-            closures = _closures(members, succ, values)
-            vals = np.array([sum(values[c] for c in cl) for cl in closures], dtype=np.int64)
-            cand = (totals[:, None] + vals[None, :]).ravel()
-            uniq, idx = np.unique(cand, return_index=True)
-            if len(uniq) > _MAX_TOTALS:
-                keep = _thin(uniq)
-                uniq, idx = uniq[keep], idx[keep]
-            self.options.append(closures)
-            self.steps.append((idx // len(vals), idx % len(vals)))
-            totals = uniq
-        self.totals = totals
-
-    def closure(self, k: int) -> tuple[np.ndarray, np.ndarray]:
-        """The saved set of the ``k``-th reachable total, and its in-vertices' sides."""
-        chosen = np.zeros(self.count + 1, dtype=bool)
-        i = k
-        for g in range(len(self.steps) - 1, -1, -1):
-            parents, opts = self.steps[g]
-            chosen[self.options[g][int(opts[i])]] = True
-            i = int(parents[i])
-        cin, cout, n = self.cin, self.cout, self.n
-        side_in = (cin == -1) | ((cin >= 0) & chosen[np.maximum(cin, 0)])
-        side_out = (cout == -1) | ((cout >= 0) & chosen[np.maximum(cout, 0)])
-        return np.flatnonzero(side_in & ~side_out & self.saveable), side_in
-
-    def plan(self, k: int) -> FrontierPoint:
-        if k not in self._plans:
-            self._plans[k] = self.gen.evaluate.point(self.closure(k)[0], None)
-        return self._plans[k]
-
-    def best(self, limit: int) -> int:
-        """The index of the reachable total keeping the most bytes (so recomputing least)
-        whose plan saves at most ``limit`` bytes; -1 when none does."""
-        k = int(np.searchsorted(self.totals, limit - self.base, side="right")) - 1
-        for _ in range(8):  # quantised or double-counted bytes: step down until it fits
-            if k < 0 or self.plan(k).saved_bytes <= limit:
-                return k
-            k -= 1
-        return -1
-
-    def spread(self, most: int) -> list[tuple[int, int]]:
-        """At most ``most`` of the reachable totals, spread evenly, most bytes first, as
-        ``(bytes the network counts, k)``: ``plan(k)`` evaluates one."""
-        if len(self.totals) == 0:
-            return []
-        ks = np.unique(np.rint(np.linspace(0, len(self.totals) - 1,
-                                           min(most, len(self.totals)))).astype(int))
-        return [(int(self.base + self.totals[k]) << self.shift, int(k)) for k in ks[::-1]]
-
-
-def _closures(members: list[int], succ: dict[int, list[int]], values: list[int]
-              ) -> list[list[int]]:
-    """Closures of one group (``members`` ascending: every arc falls), one per distinct byte
-    total, the empty one first; all of them while at most ``_MAX_CLOSURES``, else also every
-    prefix of ``members``."""
-    out: dict[int, list[int]] = {0: []}
-    chosen: set[int] = set()
-    # A deep group would overflow the recursion: it offers its prefixes only.
-    visited = 0 if len(members) <= _MAX_CLOSURES else _MAX_CLOSURES
-
-    def walk(i: int, total: int) -> None:
-        nonlocal visited
-        if visited >= _MAX_CLOSURES:
-            return
-        if i == len(members):
-            visited += 1
-            out.setdefault(total, sorted(chosen))
-            return
-        c = members[i]
-        walk(i + 1, total)
-        if all(h in chosen for h in succ.get(c, ())):
-            chosen.add(c)
-            walk(i + 1, total + values[c])
-            chosen.discard(c)
-
-    walk(0, 0)
-    if visited >= _MAX_CLOSURES:
-        total = 0
-        for j, c in enumerate(members):
-            total += values[c]
-            out.setdefault(total, members[:j + 1])
-    return list(out.values())
-
-
-def _thin(totals: np.ndarray) -> np.ndarray:
-    """Indices of at most about ``_MAX_TOTALS`` of the ascending ``totals``: the smallest of
-    each of that many equal bins, and the largest."""
-    span = int(totals[-1] - totals[0]) + 1
-    bins = (totals - totals[0]).astype(np.float64) * (_MAX_TOTALS / span)
-    _, first = np.unique(bins.astype(np.int64), return_index=True)
-    return np.union1d(first, [len(totals) - 1])
-
-
-class Generator:
-    """The plans in reach of one budget network at one set of sizes: the sweep's cuts
-    (evaluated at once) and the gaps between neighbours (built when first asked for)."""
-
-    def __init__(self, graph: JointGraph, bnet: BudgetNetwork, costs: CostModel,
-                 static: np.ndarray, runtime_saved: np.ndarray, numel=None):
-        self.graph, self.bnet = graph, bnet
-        self.evaluate = Evaluator(graph, bnet, costs, static, numel)
-        self.storage = storage_bytes(graph, static, self.evaluate.nbytes)
-        exact = np.minimum(self.storage, costs.max_exact_cost)
-        self.storage_w = np.where(costs.finite, exact * costs.scale + costs.tie,
-                                  INF).astype(np.int64)
-        self._scale = max(costs.scale, 1)
-        self.price_bytes = bnet.prices // self._scale
-        limit = int(self.storage_w[runtime_saved].sum())
-        self.cuts, self.solves = sweep(bnet, self.storage_w, limit)
-        self.points = [self.evaluate.point(c.saved, c.lam) for c in self.cuts]
-        self._gaps: dict[int, _Gap] = {}
-
-    def gap(self, k: int) -> _Gap:
-        """The plans between cut ``k - 1`` and cut ``k`` (``1 <= k < len(cuts)``)."""
-        if k not in self._gaps:
-            self._gaps[k] = _Gap(self, self.cuts[k - 1], self.cuts[k])
-        return self._gaps[k]
-
-    def best_within(self, limit: int) -> FrontierPoint | None:
-        """The sweep's cut or gap plan that recomputes least among those saving at most
-        ``limit`` bytes (None when none does)."""
-        fits = [k for k, p in enumerate(self.points) if p.saved_bytes <= limit]
-        if not fits:
-            return None
-        found = [self.points[k] for k in fits]
-        k = fits[-1] + 1
-        if k < len(self.cuts):
-            gap = self.gap(k)
-            j = gap.best(limit)
-            if j >= 0:
-                found.append(gap.plan(j))
-                found += self._above(k, gap, j, limit)
-        return min(found, key=lambda p: p.recompute_seconds)
-
-    def _above(self, k: int, gap: _Gap, j: int, limit: int) -> list[FrontierPoint]:
-        """Plans above the hull's edge between cuts ``k - 1`` and ``k`` (which no minimum cut
-        there reaches) that fit ``limit``, around the knapsack's plan ``j`` (a bounded
-        heuristic): restricted problems, each swept and its edge across the limit split by
-        its own knapsack (``_reach``).
-
-        fill  spend the bytes plan ``j`` leaves on something else: recomputation limited to
-              what the plan recomputes, swept above the breakpoint; for ``_ROUNDS`` rounds the
-              further saves of the first cut over the limit are forbidden;
-        trim  from each of the ``_ROUNDS`` totals above the limit, keep what the gap's
-              components stopped recomputing and sweep below the breakpoint: the plans that
-              free the excess bytes elsewhere."""
-        saved, side_in = gap.closure(j)
-        lo, hi = self.cuts[k - 1], self.cuts[k]
-        (_, w_lo, r_lo), (_, w_hi, r_hi) = (self._line(c) for c in (lo, hi))
-        lam = (w_hi - w_lo) / max(r_lo - r_hi, 1)
-        priced = self.bnet.priced
-        out: list[FrontierPoint] = []
-        forbid = np.zeros(len(self.storage), dtype=bool)
-        over = hi.saved
-        for _ in range(_ROUNDS):
-            forbid[np.setdiff1d(over, saved)] = True
-            found, over = self._reach(limit, lam, None, side_in[priced], forbid)
-            out += found
-            if over is None or not len(np.setdiff1d(over, saved)):
-                break
-        for jj in range(j + 1, min(j + 1 + _ROUNDS, len(gap.totals))):
-            up_in = gap.closure(jj)[1]
-            out += self._reach(limit, 0.0, lam, (up_in & ~lo.side_in)[priced], None)[0]
-        return out
-
-    def _reach(self, limit: int, lam_lo: float, lam_hi: float | None, fixed: np.ndarray,
-               forbid: np.ndarray | None, depth: int = 2
-               ) -> tuple[list[FrontierPoint], np.ndarray | None]:
-        """The plans fitting ``limit`` of a restricted problem (``_Gap``'s ``fixed`` and
-        ``forbid``) swept over [lam_lo, lam_hi]: its cuts, its edge's best knapsack plan and,
-        ``depth`` levels down, the same trim from that edge's totals above the limit; and the
-        saved set of its first cut over the limit (None if none)."""
-        w = np.where(forbid, INF, self.storage_w) if forbid is not None else self.storage_w
-        cuts, solves = sweep(self.bnet, w, (limit + 1) * self._scale, lam_lo=lam_lo,
-                             fixed=fixed, lam_hi=lam_hi)
-        self.solves += solves
-        out, below = [], None
-        for c in cuts:
-            p = self.evaluate.point(c.saved, None)
-            if p.saved_bytes <= limit:
-                out.append(p)
-                below = c
-                continue
-            if below is not None:
-                gap = _Gap(self, below, c, fixed, forbid)
-                j = gap.best(limit)
-                if j >= 0:
-                    out.append(gap.plan(j))
-                if depth > 0:
-                    (_, w_b, r_b), (_, w_c, r_c) = self._line(below), self._line(c)
-                    lam = (w_c - w_b) / max(r_b - r_c, 1)
-                    for jj in range(j + 1, min(j + 1 + _ROUNDS, len(gap.totals))):
-                        up = (gap.closure(jj)[1] & ~below.side_in)[self.bnet.priced]
-                        out += self._reach(limit, 0.0, lam, fixed | up, forbid, depth - 1)[0]
-            return out, c.saved
-        return out, None
-
-    def _line(self, c: _Cut) -> tuple[_Cut, int, int]:
-        price_of = np.zeros(self.graph.num_nodes, dtype=np.int64)
-        price_of[self.bnet.priced] = self.bnet.prices
-        return c, int(self.storage_w[c.saved].sum()), int(price_of[~c.side_in].sum())
