@@ -140,7 +140,8 @@ class Frontier:
 
     @property
     def plans(self) -> list[FrontierPoint]:
-        """Every plan in reach, Pareto in (saved bytes, recompute seconds), runtime first."""
+        """Every plan in reach, Pareto in (saved bytes, recompute seconds), runtime first (a
+        plan after it may save as many bytes and recompute less)."""
         if self._plans is None:
             gen = self.generator
             out = [self.runtime]
@@ -250,8 +251,12 @@ _PLANS_PER_GAP = 48  # plans a sweep gap offers (spread evenly over its reachabl
 def _pareto_insert(plans: list[FrontierPoint], p: FrontierPoint) -> None:
     """Insert ``p`` into ``plans`` (runtime plan first, then saved bytes falling and
     recompute seconds rising) unless a plan dominates it; drop the plans it dominates. Plans
-    that save the runtime plan's bytes or more are left out."""
-    if p.saved_bytes >= plans[0].saved_bytes:
+    that save more bytes than the runtime plan, or as many and recompute no less, are left
+    out (the runtime plan stays first even when one at its bytes recomputes less)."""
+    runtime = plans[0]
+    if p.saved_bytes > runtime.saved_bytes or (
+            p.saved_bytes == runtime.saved_bytes
+            and p.recompute_seconds >= runtime.recompute_seconds):
         return
     r, m = p.recompute_seconds, p.saved_bytes
     if any(q.saved_bytes <= m and q.recompute_seconds <= r for q in plans[1:]):
