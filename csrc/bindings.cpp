@@ -275,7 +275,8 @@ PYBIND11_MODULE(_core, m) {
       m, "NodeCutComponents",
       "Every minimum cut of one solve (read-only): component_in, component_out (int32 per "
       "node: -1 forced to the source side, -2 forced to the sink side, else a free residual "
-      "component in [0, count)), saturated (bool per node: its split arc is full), count, dag_tail, dag_head (int32: a free component on the "
+      "component in [0, count)), saturated (bool per node: its split arc is full), count, "
+      "dag_tail, dag_head (int32: a free component on the "
       "source side forces its head there; ids fall along every arc).")
       .def_readonly("component_in", &BoundNodeCutComponents::component_in)
       .def_readonly("component_out", &BoundNodeCutComponents::component_out)
@@ -324,7 +325,8 @@ PYBIND11_MODULE(_core, m) {
             return py::make_tuple(
                 std::move(cut),
                 BoundNodeCutComponents{to_numpy32(components.in), to_numpy32(components.out),
-                                       to_bool_numpy(components.saturated), components.count, to_numpy32(components.dag_tail),
+                                       to_bool_numpy(components.saturated), components.count,
+                                       to_numpy32(components.dag_tail),
                                        to_numpy32(components.dag_head)});
           },
           py::arg("weights").noconvert(), py::arg("algorithm") = "auto",

@@ -103,3 +103,27 @@ def test_min_cuts_are_the_closures_of_the_residual_components(data):
         _check(n, src, dst, weights, source_in, sink_in, sink_out, algorithm)
     except ValueError as e:  # no finite cut: the brute force found none either
         assert "no finite cut" in str(e)
+
+
+def test_solve_components_refuses_what_solve_refuses():
+    graph = NodeCutGraph(3, np.array([0, 1]), np.array([1, 2]), source_in=[0], sink_out=[2])
+    with pytest.raises(ValueError, match=r"budget: weights\[1\] = -1"):
+        graph.solve_components(np.array([1, -1, 1], dtype=np.int64), function="budget")
+    with pytest.raises(TypeError, match="C-contiguous int64"):
+        graph.solve_components(np.array([1.0, 1.0, 1.0]))
+    with pytest.raises(ValueError, match="weights has length 2"):
+        graph.solve_components(np.array([1, 1], dtype=np.int64))
+    with pytest.raises(ValueError, match="no finite cut"):
+        graph.solve_components(np.full(3, INF, dtype=np.int64))
+
+
+def test_solve_components_on_the_128_bit_path():
+    """Weights whose total reaches INF take the 128-bit flow; its residual is the one read."""
+    n = 4
+    w = np.array([INF - 1, INF - 1, 3, 3], dtype=np.int64)
+    graph = NodeCutGraph(n, np.array([0, 1, 2]), np.array([2, 3, 3]), source_in=[0, 1],
+                         sink_out=[3])
+    cut, comps = graph.solve_components(w, check=True)
+    assert cut.value == 3
+    best, cuts = _all_min_cuts(n, [0, 1, 2], [2, 3, 3], w.tolist(), [0, 1], [], [3])
+    assert best == 3 and _closures(comps, n) == cuts
