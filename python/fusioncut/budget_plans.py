@@ -142,6 +142,13 @@ class Evaluator:
         graph = self.graph
         saved = np.sort(np.asarray(saved, dtype=np.int64))
         split = phases(graph, saved)
+        # A cut may pass through a node of no weight that the backward never reads (an input
+        # once the tie-break is dropped): emission would drop that save, so the plan does.
+        read = graph.bwd_output.copy()
+        read[graph.edge_src[split[1][graph.edge_dst]]] = True
+        if not read[saved].all():
+            saved = saved[read[saved]]
+            split = phases(graph, saved)
         again = recomputed(graph, saved, split)
         return FrontierPoint(
             saved=saved, recomputed=again, lam=lam, cost_bytes=int(self.cost[saved].sum()),
