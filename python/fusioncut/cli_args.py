@@ -168,12 +168,12 @@ def check_outputs(args) -> None:
             continue
         if not path.strip():
             raise CliError(f"--{flag} {path!r}: empty path; name a file")
-        if flag == "png" and os.path.splitext(path)[1].lower() not in PLOT_FORMATS:
-            raise CliError(f"--png {path}: name a .png, .svg or .pdf file (the extension "
-                           f"chooses the picture's format)")
         problem = writable_problem(path)
         if problem is not None:
             raise CliError(f"--{flag} {path}: {problem}")
+        if flag == "png" and os.path.splitext(path)[1].lower() not in PLOT_FORMATS:
+            raise CliError(f"--png {path}: name a .png, .svg or .pdf file (the extension "
+                           f"chooses the picture's format)")
     if getattr(args, "png", None) and importlib.util.find_spec("matplotlib") is None:
         raise CliError(f"--png {args.png}: needs matplotlib (pip install matplotlib)")
 

@@ -134,10 +134,19 @@ class Device:
         return _load(path, f"Device.load({_path_text(path)})")
 
     def save(self, path: str | os.PathLike) -> None:
-        """Write the profile as JSON; the file is replaced only once it is complete."""
-        with atomic_output(path) as temp, open(temp, "w", encoding="utf-8") as f:
-            json.dump(self.to_dict(), f, indent=1)
-            f.write("\n")
+        """Write the profile as JSON; the file is replaced only once it is complete, so a
+        failed write leaves it as it was. Raises ``ValueError`` (a path that is a directory,
+        a pipe, ...) or ``OSError`` (the write failed), naming the path."""
+        origin = f"Device.save({_path_text(path)})"
+        try:
+            with atomic_output(path) as temp, open(temp, "w", encoding="utf-8") as f:
+                json.dump(self.to_dict(), f, indent=1)
+                f.write("\n")
+        except FileProblem as e:
+            raise ValueError(f"{origin}: the path {e}") from None
+        except OSError as e:
+            raise OSError(e.errno, f"{origin}: the profile cannot be written "
+                                   f"({e.strerror or e})") from None
 
 
 def _path_text(path: Any) -> str:
