@@ -330,3 +330,13 @@ def test_cli_a_failed_write_leaves_the_existing_file_and_no_temporary(tmp_path, 
     assert target.read_text() == "precious" and os.listdir(tmp_path) == ["report.json"]
     write_output("json", str(target), lambda p: open(p, "w").write("new"))
     assert target.read_text() == "new" and capsys.readouterr().out == f"wrote {target}\n"
+
+
+@pytest.mark.parametrize("argv", [["explain", "m:f", "--seed", "9" * 5000],
+                                  ["demo", "--layers", "9" * 5000],
+                                  ["pareto", "m:f", "--int-high", "-" + "9" * 5000]])
+def test_cli_integers_of_thousands_of_digits_are_out_of_range(argv, capsys):
+    with pytest.raises(SystemExit) as info:
+        main(argv)
+    err = capsys.readouterr().err
+    assert info.value.code == 2 and "digits is out of range [" in err and len(err) < 300, err

@@ -107,13 +107,18 @@ def first_line(e: BaseException) -> str:
 def int_at_least(lo: int, hi: int | None = None):
     """An argparse type: an integer in ``[lo, hi]``."""
 
+    valid = f"[{lo}, {hi}]" if hi is not None else f">= {lo}"
+
     def parse(text: str) -> int:
+        digits = text.strip().lstrip("+-")
+        if digits.isdigit() and len(digits) > 30:  # int() refuses 4,300 digits; none fit
+            raise argparse.ArgumentTypeError(f"an integer of {len(digits)} digits is out of "
+                                             f"range {valid}")
         try:
             v = int(text)
         except ValueError:
-            raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
+            raise argparse.ArgumentTypeError(f"{text[:40]!r} is not an integer") from None
         if v < lo or (hi is not None and v > hi):
-            valid = f"[{lo}, {hi}]" if hi is not None else f">= {lo}"
             raise argparse.ArgumentTypeError(f"{v} is out of range {valid}")
         return v
 

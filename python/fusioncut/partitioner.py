@@ -56,8 +56,14 @@ def partition(joint_module: fx.GraphModule, _joint_inputs: Any, compiler: str = 
     Rejects, before any work: ``joint_module`` that is not an ``fx.GraphModule``
     (``TypeError``); a malformed graph (no or several output nodes, output not last,
     call_module or call_method nodes, a cycle, a use before definition, a node of another
-    graph, a non-callable target, an element count int64 cannot hold: ``ValueError`` naming
-    the node); ``num_fwd_outputs`` that is not an int in ``[0, number of outputs]``,
+    graph, a non-callable target, a node without ``meta["val"]`` (operators that return
+    nothing excepted), an element count int64 cannot hold, an ``invoke_subgraph`` call that
+    disagrees with its subgraph, an activation-memory-budget annotation or
+    ``torch._functorch.config.activation_memory_budget`` outside ``[0, 1]``: ``ValueError``
+    naming the node or setting); ``num_fwd_outputs`` that is not an int in
+    ``[0, number of outputs - 1]`` (a graph whose outputs are all forward outputs has no
+    backward to partition: PyTorch's partitioners return an empty backward for it, fusioncut
+    refuses it, since AOTAutograd never asks),
     ``static_lifetime_input_indices`` that is not a sequence of ints in ``[0, number of primal
     inputs)``, ``options`` that is not an ``Options`` (``TypeError`` or ``ValueError`` naming
     the argument and its valid range); ``report`` or ``range_report`` that is not callable
