@@ -298,16 +298,15 @@ def test_pareto_says_when_pytorchs_plan_redraws_random_values():
     assert "draws new random numbers there" in text
 
 
+@pytest.mark.filterwarnings("ignore::fusioncut.budget.BudgetWarning")
 def test_partitions_of_disagreeing_budgets_agree_across_threads():
     cap = capture_joint(f_dropout, *_dropout_inputs())
     _two_budgets(cap.joint_module)
     saved: list = []
 
     def run():
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", fusioncut.BudgetWarning)
-            fw, _ = fusioncut.partition(copy.deepcopy(cap.joint_module), None,
-                                        num_fwd_outputs=cap.num_fwd_outputs)
+        fw, _ = fusioncut.partition(copy.deepcopy(cap.joint_module), None,
+                                    num_fwd_outputs=cap.num_fwd_outputs)
         saved.append([n.name for n in fw.graph.find_nodes(op="output")[0].args[0]])
 
     threads = [threading.Thread(target=run) for _ in range(4)]
