@@ -28,7 +28,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import importlib
-from typing import Any, Callable
+from typing import Any, Callable, NamedTuple
 
 import torch
 
@@ -400,3 +400,73 @@ def may_have_free_symbols(val: Any) -> bool:
 def ordered_set(items: Any) -> Any:
     """torch's ``OrderedSet`` (what ``_extract_fwd_bwd_modules`` takes for static inputs)."""
     return _require("torch.utils._ordered_set", "OrderedSet")(items)
+
+
+# --- activation offloading (fusioncut.offload, emit.offload) ---------------------------------
+#
+# torch/_functorch/_activation_offloading (torch 2.13): enable_activation_offloading(fw, bw,
+# num_fwd_outputs, static_lifetime_input_nodes) offloads the forward outputs whose node
+# carries meta["should_offload"] and that its can_offload accepts, marking them
+# meta["saved_for_offloading"]; it reads activation_offload_separate_stream, _sink_wait and
+# activation_reload_prefetch from torch._functorch.config itself.
+
+_OFFLOADING = "torch._functorch._activation_offloading.activation_offloading"
+
+
+class OffloadSettings(NamedTuple):
+    """torch's activation-offloading settings, read once (``offload_settings``)."""
+
+    enabled: bool  # enable_activation_offloading
+    separate_stream: bool  # activation_offload_separate_stream: ao.offload / ao.reload ops
+    sink_wait: bool  # activation_offload_sink_wait: forward waits moved to the graph's end
+    prefetch: bool  # activation_reload_prefetch: backward reloads moved earlier
+    cpu_gpu_bw: float  # activation_offload_cpu_gpu_bw (GiB/s, torch's prefetch planning)
+
+
+def offload_settings() -> OffloadSettings:
+    config = functorch_config()
+    return OffloadSettings(
+        enabled=bool(getattr(config, "enable_activation_offloading", False)),
+        separate_stream=bool(getattr(config, "activation_offload_separate_stream", False)),
+        sink_wait=bool(getattr(config, "activation_offload_sink_wait", False)),
+        prefetch=bool(getattr(config, "activation_reload_prefetch", False)),
+        cpu_gpu_bw=float(getattr(config, "activation_offload_cpu_gpu_bw", 50.0)),
+    )
+
+
+def activation_offloading_pass() -> Callable[..., None]:
+    """torch's ``enable_activation_offloading``; an ImportError naming the torch version on a
+    torch without the machinery."""
+    return _require(_OFFLOADING, "enable_activation_offloading")
+
+
+
+# --- tracing a model the way torch.compile does (fusioncut.report.capture) -----------------
+
+
+def aot_autograd_backend(**kwargs: Any) -> Any:
+    """``torch._dynamo.backends.common.aot_autograd(**kwargs)``: a Dynamo backend that runs
+    AOTAutograd with the given compilers and ``partition_fn``."""
+    return _require("torch._dynamo.backends.common", "aot_autograd")(**kwargs)
+
+
+def dynamo_graph_breaks() -> list[str]:
+    """The graph-break reasons Dynamo counted since its last reset (first line of each), or
+    ``[]`` where this torch keeps no such counter."""
+    try:
+        counters = _require("torch._dynamo.utils", "counters")
+    except ImportError:
+        return []
+    return [str(reason).strip().splitlines()[0] for reason in counters.get("graph_break", {})]
+
+
+@contextlib.contextmanager
+def quiet_copies() -> Any:
+    """Silence the ``FutureWarning`` torch >= 2.12 raises about ``LeafSpec`` whenever a
+    GraphModule holding pytree specs is deep-copied: the copies are fusioncut's (and its
+    peers' partitioners'), not the user's business."""
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", category=FutureWarning, message=".*LeafSpec.*")
+        yield
