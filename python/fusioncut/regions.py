@@ -34,7 +34,7 @@ import torch
 import torch.fx as fx
 
 from fusioncut import _torch_compat, hops
-from fusioncut.emit import Template, build_modules_and_schedule
+from fusioncut.emit import Template, build_modules_and_schedule, stamp_static_inputs
 
 MAX_ENTRIES = 64
 """Cached decisions kept per process (least recently used dropped first)."""
@@ -107,7 +107,9 @@ class Region:
                 return None
             _cache.entries.move_to_end(self.key)
             _cache.hits += 1
-        return template.replay(self.gm, self.nodes)
+        fw, bw = template.replay(self.gm, self.nodes)
+        stamp_static_inputs(self.gm, self.static_lifetime_input_indices, fw, bw)
+        return fw, bw
 
     def saved_positions(self) -> tuple[int, ...] | None:
         """The cached saved set of this region by node position (tensors, then SymInts)."""
