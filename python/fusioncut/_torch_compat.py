@@ -36,6 +36,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import importlib
+import importlib.util
 from typing import Any, Callable
 
 import torch
@@ -512,3 +513,11 @@ def extracts_control_deps() -> bool:
 def control_deps_hop() -> Any:
     """Inductor's ``control_deps`` higher-order op (ordering of stream syncs)."""
     return _require("torch._inductor.fx_passes.control_dependencies", "control_deps")
+
+
+def torch_min_cut_solver() -> str:
+    """What torch's ``min_cut_rematerialization_partition`` solves its min cut with (for
+    benchmarks that compare with it): a pure-Python Dinic from 2.15, networkx before."""
+    if importlib.util.find_spec("torch._functorch._activation_checkpointing.min_cut"):
+        return "pure-Python Dinic (torch._functorch._activation_checkpointing.min_cut)"
+    return "networkx.minimum_cut (preflow-push)"
