@@ -27,6 +27,7 @@ from fusioncut._solver import (
 )
 
 _LAZY = {
+    "annotate": "fusioncut.tags",
     "build_modules": "fusioncut.emit",
     "FallbackWarning": "fusioncut.fallback",
     "InductorPartitioner": "fusioncut.inductor",
