@@ -521,3 +521,26 @@ def torch_min_cut_solver() -> str:
     if importlib.util.find_spec("torch._functorch._activation_checkpointing.min_cut"):
         return "pure-Python Dinic (torch._functorch._activation_checkpointing.min_cut)"
     return "networkx.minimum_cut (preflow-push)"
+
+
+# --- activation quantization (Inductor's activation_quantization_aten_pass) ------------------
+
+
+def activation_quantization_options() -> dict | None:
+    """The pass's options when ``post_grad_fusion_options["activation_quantization_aten_pass"]``
+    is configured, else None."""
+    options = inductor_config().post_grad_fusion_options.get(
+        "activation_quantization_aten_pass", None)
+    return None if options is None else dict(options)
+
+
+def quantization_rule() -> tuple[Callable[[Any], bool], torch.dtype] | None:
+    """torch's own test of whether its pass quantizes a saved value (``should_quantize``, on
+    the joint graph's node) and the dtype it stores it in (``get_quant_type``); None on a
+    torch without them."""
+    try:
+        should = _require(_PARTITIONERS, "should_quantize")
+        quant_type = _require(_PARTITIONERS, "get_quant_type")
+    except ImportError:
+        return None
+    return should, quant_type()

@@ -204,7 +204,9 @@ def _body_key(module: Any, memo: dict[int, Any]) -> Any:
 def _settings() -> tuple:
     """torch settings the decision or the emitted graphs depend on."""
     budget = getattr(_torch_compat.functorch_config(), "activation_memory_budget", 1.0)
-    return (_torch_compat.dce_impure_random(), budget)
+    quantization = _torch_compat.activation_quantization_options()
+    return (_torch_compat.dce_impure_random(), budget,
+            None if quantization is None else repr(sorted(quantization.items())))
 
 
 def _const(x: Any) -> Any:
