@@ -24,6 +24,7 @@ tensor, so the cache keeps no graph alive.
 from __future__ import annotations
 
 import operator
+import re
 import threading
 from collections import OrderedDict
 from collections.abc import Sequence
@@ -35,6 +36,10 @@ import torch.fx as fx
 
 from fusioncut import _torch_compat, hops
 from fusioncut.emit import Template, build_modules_and_schedule, stamp_static_inputs
+
+_ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
+"""Object addresses in a tag's text (Dynamo gives each region its own copy of a
+``nested_region_config``, whose partitioner then prints at another address)."""
 
 MAX_ENTRIES = 64
 """Cached decisions kept per process (least recently used dropped first)."""
@@ -167,8 +172,8 @@ def _key(gm, nodes, num_fwd_outputs, static, options) -> tuple | None:
             tags = tuple(map(meta.get, meta_keys))
             custom = meta.get("custom")
             if custom:
-                tags += (tuple(sorted((str(k), repr(v)) for k, v in custom.items()
-                                      if k != "call_id")),)
+                tags += (tuple(sorted((str(k), _ADDRESS.sub("", repr(v)))
+                                      for k, v in custom.items() if k != "call_id")),)
             rows.append((op, target, ins, signature(meta.get("val")), tags))
         key = (tuple(rows), num_fwd_outputs, tuple(static) if static is not None else None,
                options, _settings())
