@@ -164,3 +164,25 @@ def test_annotate_names_bad_arguments():
         fusioncut.annotate(gm, num_fwd_outputs=1, options="memory")
     with pytest.raises(ValueError, match="annotate"):
         fusioncut.annotate(gm, num_fwd_outputs=7)
+
+
+def test_annotating_partitioner_hands_the_tagged_graph_to_torch():
+    calls = []
+
+    class Spy(fusioncut.AnnotatingPartitioner):
+        def __call__(self, gm, joint_inputs, **kwargs):
+            fw, bw = super().__call__(gm, joint_inputs, **kwargs)
+            calls.append((gm, saved_names(fw, kwargs["num_fwd_outputs"]),
+                          kwargs["num_fwd_outputs"]))
+            return fw, bw
+
+    module = models.MLP()
+    x = torch.randn(4, 8, requires_grad=True)
+    aot_module(module, fw_compiler=nop, bw_compiler=nop, partition_fn=Spy())(x).sum().backward()
+    (gm, theirs, n), = calls
+    assert any(nd.meta.get("recompute") for nd in gm.graph.nodes)
+    # Re-deciding the tagged graph saves what PyTorch saved on it.
+    decision = fusioncut.decide(gm, num_fwd_outputs=n)
+    assert sorted(nd.name for nd in decision.saved_nodes) == theirs
+    plain = fusioncut.InductorPartitioner()
+    assert fusioncut.AnnotatingPartitioner().uuid() != plain.uuid()

@@ -497,13 +497,6 @@ def compile_sync_group() -> Any:
     return get()
 
 
-def budget_requires_full_coverage() -> bool:
-    """Whether a region memory-budget annotation must cover every forward op (always before
-    2.15; ``activation_memory_budget_require_full_coverage`` from 2.15)."""
-    return bool(getattr(functorch_config(), "activation_memory_budget_require_full_coverage",
-                        True))
-
-
 def extracts_control_deps() -> bool:
     """2.14+: torch's graph extraction splits ``control_deps`` between the two graphs (drops
     a forward sync from the backward, rebuilds one whose operands are split)."""
