@@ -213,7 +213,7 @@ def run_model(model: partition_models.BenchModel, repeats: int, methods=METHODS,
     torch.manual_seed(0)
     module, inputs = model.build(0)
     t0 = time.perf_counter()
-    cap = capture(module, *inputs)
+    cap = capture(module, *inputs, via="aot")  # the figures in docs/ were taken this way
     capture_s = time.perf_counter() - t0
     n, static = cap.num_fwd_outputs, cap.static_lifetime_input_indices
     # The byte model every method's saved set is priced with (fusioncut's, default Options).

@@ -53,7 +53,7 @@ def main() -> None:
     warnings.filterwarnings("ignore", category=FutureWarning)
     cfg = GPTConfig(vocab=64, block_size=16, d_model=32, n_head=2, n_layer=args.layers)
     torch.manual_seed(0)
-    cap = capture(GPT(cfg), *gpt_inputs(cfg))
+    cap = capture(GPT(cfg), *gpt_inputs(cfg), via="aot")
     gm, n = cap.joint_module, cap.num_fwd_outputs
     static = cap.static_lifetime_input_indices
     opts = Options()

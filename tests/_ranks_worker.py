@@ -285,7 +285,7 @@ def scenario_direct(rank: int) -> dict:
     out: dict = {}
     cap = fusioncut.capture(_sp_function, batch(rank, 0, cols=16),
                             torch.randn(16, 32, requires_grad=True),
-                            torch.randn(32, 8, requires_grad=True))
+                            torch.randn(32, 8, requires_grad=True), via="aot")
     own = fusioncut.decide(cap.joint_module, num_fwd_outputs=cap.num_fwd_outputs,
                            options=options)
     out["own_saved"] = [n.name for n in own.saved_nodes]

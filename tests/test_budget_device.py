@@ -20,7 +20,7 @@ pytestmark = pytest.mark.filterwarnings("ignore::FutureWarning")
 
 
 def _saved(fn, *args, **options):
-    cap = capture(fn, *args)
+    cap = capture(fn, *args, via="aot")
     d = fusioncut.decide(cap.joint_module, num_fwd_outputs=cap.num_fwd_outputs,
                          options=Options(**options))
     return sorted(n.name for n in d.saved_nodes), d
@@ -108,6 +108,7 @@ def test_calibration_on_the_cpu_gives_a_usable_profile():
     profile = result.device
     assert profile.bandwidth > 0 and profile.matmul_flops > 0
     assert profile.transcendental_op_time >= 0 and profile.kernel_overhead > 0
+    assert profile.host_bandwidth is None and result.host_seconds == {}  # no host link on a CPU
     assert Options(device=profile).device is profile
     with pytest.raises(ValueError, match=r"numel = 3 is invalid"):
         calibrate("cpu", numel=3)

@@ -35,7 +35,7 @@ def _compiler(gm, _):
 def _gpt_capture(layers=2):
     cfg = gpt_config("demo", n_layer=layers, d_model=32, n_head=2, block_size=16, vocab=64)
     torch.manual_seed(0)
-    return capture(GPT(cfg), *gpt_inputs(cfg, batch=2))
+    return capture(GPT(cfg), *gpt_inputs(cfg, batch=2), via="aot")
 
 
 def _decide(cap, **options):
@@ -306,7 +306,7 @@ def test_plan_solve_budget_equals_static_decide():
 def test_llama_frontier_has_a_monotone_peak():
     lcfg = LlamaConfig(n_layer=2, d_model=32, n_head=4, block_size=16, vocab=64)
     torch.manual_seed(0)
-    cap = capture(Llama(lcfg), *llama_inputs(lcfg, batch=2))
+    cap = capture(Llama(lcfg), *llama_inputs(lcfg, batch=2), via="aot")
     points = _pareto(cap).points
     assert all(b.peak.peak <= a.peak.peak for a, b in zip(points, points[1:]))
 

@@ -157,7 +157,8 @@ def test_explain_table_and_plain_data(report):
     data = json.loads(report.to_json())
     assert [m["method"] for m in data["methods"]] == ["fusioncut", "torch min-cut",
                                                       "default_partition"]
-    assert {s["name"] for s in data["saved"]} == {s.name for s in report.saved}
+    assert {v["name"] for v in data["values"] if v["fate"] == "saved"} == \
+        {s.name for s in report.saved}
     assert "decision" not in data and "fw_module" not in data
     assert report.to_dict() == data
 
@@ -210,6 +211,11 @@ def test_log_quiet_by_default_and_debug_lists_saved_values(report, caplog, capsy
         _log.log_decision(report.decision, decide_s=0.5)
     messages = [r.getMessage() for r in caplog.records if r.name == "fusioncut"]
     assert any(m.startswith("decision:") and "decide_s=0.5" in m for m in messages)
+    # Activations apart from the parameters, which are free to save.
+    line = next(m for m in messages if m.startswith("decision:"))
+    fc = report.fusioncut
+    assert f"{_log.format_bytes(fc.saved_bytes)} of activations" in line
+    assert f"{_log.format_bytes(fc.static_bytes)} of parameters and static inputs (free)" in line
     assert any(m.startswith(f"saved {report.saved[0].name} ") for m in messages)
 
 
@@ -280,3 +286,22 @@ def test_capture_keeps_real_tensor_constants_real():
     assert constants and all(type(c) is torch.Tensor and c.device.type == "cpu"
                              for c in constants)
     assert isinstance(explain(_ScaledByConstant(), torch.randn(2, 4)), Report)
+
+
+def test_explain_reasons_on_a_device_name_prices_and_pytorch_runs_alike(captured):
+    """On a device without a budget the bans stand and every recomputation has a price, no
+    dearer than saving; in memory mode PyTorch runs with aggressive_recomputation."""
+    r = explain_joint(captured.joint_module, num_fwd_outputs=captured.num_fwd_outputs,
+                      joint_inputs=captured.joint_inputs,
+                      static_lifetime_input_indices=captured.static_lifetime_input_indices,
+                      options=Options(device="cpu", mode="memory"))
+    assert r.setting == "mode=memory, device=cpu" and not r.lifted
+    real = [v for v in r.recomputed if not v.is_view]
+    assert real and all(v.kind in ("priced", "annotation") for v in real)
+    for v in real:
+        if v.kind == "priced":
+            assert " on cpu, " in v.why and ("cheaper than saving it" in v.why
+                                             or "no dearer than saving it" in v.why), v.why
+    assert not {v.name for v in r.recomputed} & {b.name for b in r.banned}
+    assert r.method("torch min-cut").setting == \
+        "activation_memory_budget=1, aggressive_recomputation=True"

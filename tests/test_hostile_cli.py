@@ -154,7 +154,7 @@ def test_shape_mismatch_is_one_line_without_pytorch_traceback(user_dir):
     r = run(user_dir, "explain", "hostile_cli_models:make_model", "--input", "4x7",
             "--no-compare")
     err = assert_one_line(r, 1, "tracing/partitioning hostile_cli_models:make_model raised "
-                                "RuntimeError", "[4, 7] X [8, 32]")
+                                "RuntimeError", "(4x7 and 8x32)")
     assert "fake_tensor.py" not in err
 
 

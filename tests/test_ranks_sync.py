@@ -93,7 +93,7 @@ def test_sync_flag_is_no_longer_a_fallback():
     with torch._functorch.config.patch(_sync_decision_cross_ranks=True):
         assert unsupported_config() is None
         assert not ranks.sync_flag_active()  # no process group here
-        cap = fusioncut.capture(_fn, *_args())
+        cap = fusioncut.capture(_fn, *_args(), via="aot")
         with warnings.catch_warnings():
             warnings.simplefilter("error", FallbackWarning)
             fw, bw = fusioncut.partition(cap.joint_module, cap.joint_inputs,
@@ -115,7 +115,7 @@ def test_sync_single_rank_group_exchanges_nothing(tmp_path):
 
 
 def _graph(fn, rows):
-    cap = fusioncut.capture(fn, *_args(rows))
+    cap = fusioncut.capture(fn, *_args(rows), via="aot")
     return JointGraph.from_fx(cap.joint_module, cap.num_fwd_outputs)
 
 

@@ -6,7 +6,7 @@ torch. Layers, bottom to top (docs/design.md):
 
     _solver (C++ _core) · _torch_compat · _log · options
     ops · graph                          the joint graph as arrays
-    policy · cost · network              the rules: bans, weights, the flow network
+    policy · offload · cost · network    the rules: bans, offloading, weights, the network
     decision · emit · fallback           decide, build the modules, hand back to torch
     dynamic/ · report/                   re-solving per size; explanations
     partitioner · inductor · cli         the front doors
@@ -36,8 +36,10 @@ _LAZY = {
     "Options": "fusioncut.options",
     "Decision": "fusioncut.decision",
     "PartitionError": "fusioncut.decision",
+    "OffloadError": "fusioncut.offload",
     "decide": "fusioncut.decision",
-    "pareto": "fusioncut.decision",
+    "pareto": "fusioncut.report.pareto",
+    "ParetoReport": "fusioncut.report.pareto",
     "Frontier": "fusioncut.budget",
     "FrontierPoint": "fusioncut.budget",
     "BudgetWarning": "fusioncut.budget",
@@ -53,6 +55,7 @@ _LAZY = {
     "plan": "fusioncut.dynamic",
     "Report": "fusioncut.report",
     "capture": "fusioncut.report",
+    "Captured": "fusioncut.report",
     "explain": "fusioncut.report",
     "explain_joint": "fusioncut.report",
     "format_partition_error": "fusioncut.report",

@@ -79,8 +79,11 @@ def log_decision(decision: Any, **extra: Any) -> None:
         return
     summary = decision.summary(**extra)
     if logger.isEnabledFor(logging.INFO):
-        logger.info("decision: %d nodes, saved %d values (%s), %s", summary["num_nodes"],
-                    len(summary["saved"]), format_bytes(summary["saved_bytes"]),
+        logger.info("decision: %d nodes, saved %d values: %s of activations, %s of parameters "
+                    "and static inputs (free), %s of other graph inputs; %s",
+                    summary["num_nodes"], len(summary["saved"]),
+                    format_bytes(summary["activation_bytes"]),
+                    format_bytes(summary["static_bytes"]), format_bytes(summary["input_bytes"]),
                     ", ".join(f"{k}={v:.4g}" if isinstance(v, float) else f"{k}={v}"
                               for k, v in extra.items()) or "no timings")
     if logger.isEnabledFor(logging.DEBUG):

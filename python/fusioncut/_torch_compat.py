@@ -37,7 +37,7 @@ import contextlib
 import functools
 import importlib
 import importlib.util
-from typing import Any, Callable
+from typing import Any, Callable, NamedTuple
 
 import torch
 
@@ -66,9 +66,8 @@ def supported_range() -> str:
 
 
 def check_torch_version(stacklevel: int = 2) -> bool:
-    """Warn (``TorchVersionWarning``) when the installed torch is outside the supported range;
-    the partitioner modules call this once, at import. Returns whether torch is supported.
-    The max-flow solver (``fusioncut.min_cut``) needs no torch and never warns."""
+    """Warn (``TorchVersionWarning``) once, at the partitioner's import, when the installed
+    torch is outside the supported range; whether it is inside. The solver never warns."""
     if is_supported_torch():
         return True
     import warnings
@@ -441,14 +440,12 @@ def ordered_set(items: Any) -> Any:
     return _require("torch.utils._ordered_set", "OrderedSet")(items)
 
 
-# --- rules of torch's partitioner that changed between releases (issue 21) -----------------
-# Each function names the first release that has the rule; fusioncut follows a rule exactly
-# where the installed torch does, so its graphs agree with what torch's compilers expect.
+# --- rules of torch's partitioner that changed between releases: each function names the
+# first release that has its rule, and fusioncut follows the rule exactly there ------------
 
 
 def follows_sdpa_dropout_rule() -> bool:
-    """2.14+: an SDPA-family op whose ``dropout_p`` is statically 0 draws no random numbers
-    (torch's ``is_rng_op``); before, every ``nondeterministic_seeded`` op was random."""
+    """2.14+: an SDPA whose ``dropout_p`` is statically 0 is not random (``is_rng_op``)."""
     return torch_version() >= (2, 14)
 
 
@@ -464,14 +461,12 @@ def unreplaced_free_symbols() -> Callable[[Any], Any] | None:
 
 
 def stamps_static_inputs() -> bool:
-    """2.15+: primal placeholders carry ``meta["is_static_input"]`` for the backward compiler
-    (Inductor's cudagraph static inputs)."""
+    """2.15+: primals carry ``meta["is_static_input"]`` for the backward compiler."""
     return torch_version() >= (2, 15)
 
 
 def device_values_are_free() -> bool:
-    """2.15+: a ``torch.device``-valued node holds no memory, is never saved and is
-    recomputed wherever it is needed."""
+    """2.15+: a ``torch.device`` value is size 0, never saved, recomputed where needed."""
     return torch_version() >= (2, 15)
 
 
@@ -485,9 +480,8 @@ def wait_ops() -> tuple:
 
 
 def compile_sync_group() -> Any:
-    """The process group for collectives a compiler issues (2.15+: a dedicated gloo group,
-    ``torch._dynamo.distributed.get_compile_sync_pg``, shared with AOTAutograd's cache-hit
-    sync); None means the default group (earlier torch)."""
+    """The group for a compiler's collectives: 2.15+ ``get_compile_sync_pg`` (gloo, shared
+    with AOTAutograd's cache-hit sync); None, the default group, before."""
     if torch_version() < (2, 15):
         return None
     try:
@@ -498,8 +492,7 @@ def compile_sync_group() -> Any:
 
 
 def extracts_control_deps() -> bool:
-    """2.14+: torch's graph extraction splits ``control_deps`` between the two graphs (drops
-    a forward sync from the backward, rebuilds one whose operands are split)."""
+    """2.14+: torch's extraction splits ``control_deps`` between the two graphs."""
     return torch_version() >= (2, 14)
 
 
@@ -509,8 +502,7 @@ def control_deps_hop() -> Any:
 
 
 def torch_min_cut_solver() -> str:
-    """What torch's ``min_cut_rematerialization_partition`` solves its min cut with (for
-    benchmarks that compare with it): a pure-Python Dinic from 2.15, networkx before."""
+    """What torch's min-cut partitioner solves with: a Python Dinic from 2.15, networkx before."""
     if importlib.util.find_spec("torch._functorch._activation_checkpointing.min_cut"):
         return "pure-Python Dinic (torch._functorch._activation_checkpointing.min_cut)"
     return "networkx.minimum_cut (preflow-push)"
@@ -528,8 +520,7 @@ def activation_quantization_options() -> dict | None:
 
 
 def quantization_rule() -> tuple[Callable[[Any], bool], torch.dtype] | None:
-    """torch's own test of whether its pass quantizes a saved value (``should_quantize``, on
-    the joint graph's node) and the dtype it stores it in (``get_quant_type``); None on a
+    """torch's ``should_quantize`` (on a joint node) and its ``get_quant_type()``; None on a
     torch without them."""
     try:
         should = _require(_PARTITIONERS, "should_quantize")
@@ -537,3 +528,71 @@ def quantization_rule() -> tuple[Callable[[Any], bool], torch.dtype] | None:
     except ImportError:
         return None
     return should, quant_type()
+# --- activation offloading (fusioncut.offload, emit.offload) ---------------------------------
+#
+# torch/_functorch/_activation_offloading (torch 2.13): enable_activation_offloading(fw, bw,
+# num_fwd_outputs, static_lifetime_input_nodes) offloads the forward outputs whose node
+# carries meta["should_offload"] and that its can_offload accepts, marking them
+# meta["saved_for_offloading"]; it reads activation_offload_separate_stream, _sink_wait and
+# activation_reload_prefetch from torch._functorch.config itself.
+
+_OFFLOADING = "torch._functorch._activation_offloading.activation_offloading"
+
+
+class OffloadSettings(NamedTuple):
+    """torch's activation-offloading settings, read once (``offload_settings``)."""
+
+    enabled: bool  # enable_activation_offloading
+    separate_stream: bool  # activation_offload_separate_stream: ao.offload / ao.reload ops
+    sink_wait: bool  # activation_offload_sink_wait: forward waits moved to the graph's end
+    prefetch: bool  # activation_reload_prefetch: backward reloads moved earlier
+    cpu_gpu_bw: float  # activation_offload_cpu_gpu_bw (GiB/s, torch's prefetch planning)
+
+
+def offload_settings() -> OffloadSettings:
+    config = functorch_config()
+    return OffloadSettings(
+        enabled=bool(getattr(config, "enable_activation_offloading", False)),
+        separate_stream=bool(getattr(config, "activation_offload_separate_stream", False)),
+        sink_wait=bool(getattr(config, "activation_offload_sink_wait", False)),
+        prefetch=bool(getattr(config, "activation_reload_prefetch", False)),
+        cpu_gpu_bw=float(getattr(config, "activation_offload_cpu_gpu_bw", 50.0)),
+    )
+
+
+def activation_offloading_pass() -> Callable[..., None]:
+    """torch's ``enable_activation_offloading``; an ImportError naming the torch version on a
+    torch without the machinery."""
+    return _require(_OFFLOADING, "enable_activation_offloading")
+
+
+
+# --- tracing a model the way torch.compile does (fusioncut.report.capture) -----------------
+
+
+def aot_autograd_backend(**kwargs: Any) -> Any:
+    """``torch._dynamo.backends.common.aot_autograd(**kwargs)``: a Dynamo backend that runs
+    AOTAutograd with the given compilers and ``partition_fn``."""
+    return _require("torch._dynamo.backends.common", "aot_autograd")(**kwargs)
+
+
+def dynamo_graph_breaks() -> list[str]:
+    """The graph-break reasons Dynamo counted since its last reset (first line of each), or
+    ``[]`` where this torch keeps no such counter."""
+    try:
+        counters = _require("torch._dynamo.utils", "counters")
+    except ImportError:
+        return []
+    return [str(reason).strip().splitlines()[0] for reason in counters.get("graph_break", {})]
+
+
+@contextlib.contextmanager
+def quiet_copies() -> Any:
+    """Silence the ``FutureWarning`` torch >= 2.12 raises about ``LeafSpec`` whenever a
+    GraphModule holding pytree specs is deep-copied: the copies are fusioncut's (and its
+    peers' partitioners'), not the user's business."""
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", category=FutureWarning, message=".*LeafSpec.*")
+        yield

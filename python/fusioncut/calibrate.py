@@ -12,6 +12,11 @@ of repeats (load from other processes only ever adds time)::
                     k = 1, pointwise_op_time the slope per op and element beyond it
     transcendental  the same with k sins: hidden_transcendental_ops, transcendental_op_time
     matmul          torch.mm of two n x n float32 matrices: 2 n**3 / time
+    host link       (CUDA only) a pinned copy of 256 MiB each way: host_bandwidth = bytes /
+                    time of the slower direction; the device-to-host copy on a side stream
+                    under a chain of matmuls at least as long: offload_hidden = the share of
+                    the copy's time the overlap saved, (t_mm + t_copy - t_both) / t_copy.
+                    A CPU device has no host link (host_bandwidth None).
 
 The result is printed and, with ``--out PATH``, written as a profile that
 ``Options(device=PATH)`` reads.
@@ -20,9 +25,10 @@ The result is printed and, with ``--out PATH``, written as a profile that
 from __future__ import annotations
 
 import datetime
+import math
 import platform
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import torch
 
@@ -40,6 +46,9 @@ class Calibration:
     chain_seconds: dict[str, dict[int, float]]  # op -> k -> fastest seconds
     numel: int
     note: str
+    host_seconds: dict[str, float] = field(default_factory=dict)
+    """CUDA: fastest seconds of "d2h", "h2d" (the pinned copies), "matmuls" and "overlapped"
+    (the copy on a side stream under the matmuls); empty on the CPU."""
 
 
 def _sync(dev: torch.device) -> None:
@@ -85,6 +94,50 @@ def _fit_chain(times: dict[int, float], numel: int) -> tuple[float, float]:
         return float(hidden), 0.0
     slope = max(0.0, (times[big] - times[mid]) / ((big - mid) * numel))
     return float(hidden), slope
+
+
+_HOST_BYTES = 256 * 2**20
+
+
+def _host_link(dev: torch.device, repeats: int, log) -> tuple[float | None, float,
+                                                                dict[str, float]]:
+    """``(host_bandwidth, offload_hidden, seconds)`` of pinned copies (see the module
+    docstring); ``(None, 0.0, {})`` on a CPU device, which has no host link."""
+    if dev.type != "cuda":
+        return None, 0.0, {}
+    numel = _HOST_BYTES // 4
+    on_device = torch.empty(numel, device=dev)
+    on_host = torch.empty(numel, pin_memory=True)
+    t_d2h = _best_time(lambda: on_host.copy_(on_device, non_blocking=True), dev, repeats)
+    t_h2d = _best_time(lambda: on_device.copy_(on_host, non_blocking=True), dev, repeats)
+    a = torch.randn(4096, 4096, device=dev)
+    t_one = _best_time(lambda: torch.mm(a, a), dev, repeats)
+    k = max(1, math.ceil(t_d2h / t_one))  # at least as much compute as copy to hide it under
+
+    def matmuls():
+        for _ in range(k):
+            torch.mm(a, a)
+
+    side = torch.cuda.Stream(dev)
+    main = torch.cuda.current_stream(dev)
+
+    def overlapped():
+        side.wait_stream(main)
+        with torch.cuda.stream(side):
+            on_host.copy_(on_device, non_blocking=True)
+        matmuls()
+        main.wait_stream(side)
+
+    t_mm = _best_time(matmuls, dev, repeats)
+    t_both = _best_time(overlapped, dev, repeats)
+    bandwidth = _HOST_BYTES / max(t_d2h, t_h2d)
+    hidden = min(1.0, max(0.0, (t_mm + t_d2h - t_both) / t_d2h))
+    log(f"  pinned copies of {_HOST_BYTES >> 20} MiB: device to host {t_d2h * 1e3:.2f} ms, "
+        f"host to device {t_h2d * 1e3:.2f} ms ({bandwidth / 1e9:.1f} GB/s each way); under "
+        f"{k} matmuls ({t_mm * 1e3:.2f} ms) the copy added {(t_both - t_mm) * 1e3:.2f} ms: "
+        f"{hidden:.0%} hidden")
+    return bandwidth, hidden, {"d2h": t_d2h, "h2d": t_h2d, "matmuls": t_mm,
+                               "overlapped": t_both}
 
 
 def calibrate(device: str = "cpu", *, quick: bool = False, numel: int | None = None,
@@ -133,6 +186,8 @@ def calibrate(device: str = "cpu", *, quick: bool = False, numel: int | None = N
     flops = 2 * n ** 3 / t_mm
     log(f"  mm {n}x{n}: {t_mm * 1e3:.2f} ms, {flops / 1e9:.1f} GFLOP/s")
 
+    host_bandwidth, offload_hidden, host_seconds = _host_link(dev, repeats, log)
+
     name = (torch.cuda.get_device_name(dev) if dev.type == "cuda"
             else platform.processor() or platform.machine())
     when = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d")
@@ -140,7 +195,9 @@ def calibrate(device: str = "cpu", *, quick: bool = False, numel: int | None = N
         name=f"calibrated-{dev.type}", bandwidth=bandwidth, kernel_overhead=overhead,
         pointwise_op_time=t_mul, transcendental_op_time=t_sin, matmul_flops=flops,
         hidden_pointwise_ops=hidden_mul, hidden_transcendental_ops=hidden_sin,
+        host_bandwidth=host_bandwidth, offload_hidden=offload_hidden,
         source=f"python -m fusioncut calibrate on {name}, {torch.get_num_threads()} threads, "
                f"torch {torch.__version__}, {when}")
     return Calibration(device=profile, chain_seconds=chains, numel=numel,
-                       note=f"{numel} float32 elements per pointwise kernel")
+                       note=f"{numel} float32 elements per pointwise kernel",
+                       host_seconds=host_seconds)

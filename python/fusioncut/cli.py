@@ -1,9 +1,12 @@
-"""``python -m fusioncut``: the demo, ``explain`` for your own model, and a solver benchmark.
+"""``python -m fusioncut``: the demo, ``explain`` and ``pareto`` for your own model, a solver
+benchmark and the device calibration.
 
     python -m fusioncut demo [--layers 12]
     python -m fusioncut explain mypkg.models:make_model --input 8x128:int64 --input 8x128:int64
-    python -m fusioncut bench [--quick]
+    python -m fusioncut explain transformers:GPT2LMHeadModel --config gpt2-tiny.json \
+        --input input_ids=2x64:int --input labels=2x64:int
     python -m fusioncut pareto mypkg.models:make_model --input 8x128:int64 --png pareto.png
+    python -m fusioncut bench [--script [--full]]
     python -m fusioncut calibrate [--out device.json]
 
 Exit status: 0 on success, 1 when the model cannot be partitioned or raised, 2 on bad
@@ -36,10 +39,11 @@ from fusioncut.cli_args import (
     demo_memory,
     first_line,
     int_at_least,
-    load_model,
     parse_input_spec,
     positive,
 )
+from fusioncut.cli_inputs import load as load_model
+from fusioncut.cli_inputs import INPUT_HELP, unit_interval
 
 __all__ = ["CliError", "build_parser", "main", "parse_input_spec"]
 
@@ -48,9 +52,11 @@ examples:
   python -m fusioncut demo
   python -m fusioncut demo --layers 4 --svg cut.svg --png bytes.png
   python -m fusioncut explain mypkg.models:make_model --input 8x128:int64 --input 8x128:int64
+  python -m fusioncut explain transformers:GPT2LMHeadModel --config gpt2-tiny.json \\
+      --input input_ids=2x64:int --input labels=2x64:int --budget 0.5 --device cpu
   python -m fusioncut explain mypkg.fns:loss --input 64x256 --mode memory --json report.json
-  python -m fusioncut bench --quick
   python -m fusioncut pareto mypkg.models:make_model --input 8x128:int64 --png pareto.png
+  python -m fusioncut bench
   python -m fusioncut calibrate --out device.json
 
 FUSIONCUT_LOG=debug (or info) turns on fusioncut's log on stderr.
@@ -64,6 +70,7 @@ def build_parser() -> argparse.ArgumentParser:
                     "fusioncut saves for the backward, why, and how it compares with PyTorch's "
                     "partitioners.",
         epilog=_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--version", action="version", version=_version())
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
 
     demo = sub.add_parser(
@@ -86,24 +93,37 @@ def build_parser() -> argparse.ArgumentParser:
     add_output_args(demo)
 
     ex = _target_parser(
-        sub, "explain", help="explain the partition of your model: module:callable + input "
-                             "shapes",
-        description="Import TARGET (module:callable, e.g. mypkg.models:make_model), call it "
-                    "with no arguments, and explain the partition of what it returns: an "
-                    "nn.Module (its parameters are the trainable inputs) or a function (its "
-                    "floating-point inputs require grad). Inputs are random tensors of the "
-                    "given shapes.")
+        sub, "explain", help="explain the partition of your model: TARGET + inputs",
+        description="Build TARGET (module:callable, e.g. mypkg.models:make_model, called with "
+                    "no arguments; or a class such as transformers:GPT2LMHeadModel built from "
+                    "--config), call what it returns on random inputs the way torch.compile "
+                    "does (Dynamo; keyword inputs, graph breaks), and explain the partition "
+                    "of every joint graph: what is saved and recomputed, and why, next to "
+                    "PyTorch's partitioners at the same setting. A module's parameters are "
+                    "its trainable inputs; a function's floating-point inputs require grad.")
+    ex.add_argument("--device", default=None, metavar="NAME|PROFILE",
+                    help="price recomputation on a preset (h100, cpu) or a profile written by "
+                         "`calibrate --out` (default: the byte model, no prices)")
+    ex.add_argument("--budget", type=unit_interval, default=None, metavar="B",
+                    help="Options.memory_budget in [0, 1]: 0 the least activation memory, 1 "
+                         "the runtime plan (priced on --device, default h100)")
+    ex.add_argument("--wide", action="store_true",
+                    help="print every reason whole (default: cut at 100 characters; --json "
+                         "has them whole)")
     add_partition_args(ex)
     add_output_args(ex)
 
     bench = sub.add_parser(
         "bench", help="time the max-flow solver",
-        description="Run bench/bench_solver.py (--quick unless --full) when this is a "
-                    "source checkout; otherwise time fusioncut.min_node_cut on built-in "
-                    "layered graphs.")
-    bench.add_argument("--full", action="store_true", help="bench_solver.py without --quick")
-    bench.add_argument("--builtin", action="store_true",
-                       help="the built-in timing even in a checkout")
+        description="Time fusioncut.min_node_cut on built-in layered graphs of 1k, 10k and "
+                    "100k nodes (median of 5). --script runs bench/bench_solver.py instead, "
+                    "which is only in a source checkout.")
+    bench.add_argument("--script", action="store_true",
+                       help="run the checkout's bench/bench_solver.py --quick (OR-tools and "
+                            "networkx as peers)")
+    bench.add_argument("--full", action="store_true",
+                       help="with --script: bench_solver.py without --quick")
+    bench.add_argument("--builtin", action="store_true", help=argparse.SUPPRESS)
     _add_budget_commands(sub)
     return parser
 
@@ -111,19 +131,39 @@ def build_parser() -> argparse.ArgumentParser:
 def _target_parser(sub, name: str, *, help: str, description: str) -> argparse.ArgumentParser:
     """A command that imports TARGET (module:callable) and calls it on random inputs."""
     p = sub.add_parser(name, help=help, description=description,
-                       epilog="input shapes: 8x128 (float32), 8x128:int64, "
-                              "4x3x32x32:bfloat16, 16:bool",
-                       formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("target", metavar="TARGET", help="module:callable returning a model or "
-                                                    "function")
-    p.add_argument("--input", action="append", default=[], metavar="SHAPE[:DTYPE]",
-                   help="one example input (repeat in argument order)")
-    p.add_argument("--int-high", type=int_at_least(1, 2**63 - 1), default=2, metavar="N",
-                   help="integer inputs are drawn from [0, N) (default 2: valid indices for "
-                        "any embedding)")
+                       epilog=INPUT_HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("target", metavar="TARGET",
+                   help="module:callable returning a model or function, or a model class "
+                        "built from --config")
+    p.add_argument("--config", metavar="FILE|JSON", default=None,
+                   help="build TARGET from this JSON object (a file, or the JSON text): a "
+                        "Hugging Face class gets its config_class(**JSON), random weights, "
+                        "nothing downloaded; any other callable is called with **JSON")
+    p.add_argument("--input", action="append", default=[], metavar="[NAME=]SHAPE[:DTYPE][RANGE]",
+                   help="one example input; repeat: positional ones first, in order, then "
+                        "NAME= keywords (see below)")
+    p.add_argument("--int-high", type=int_at_least(1, 2**63 - 1), default=None, metavar="N",
+                   help="integer inputs without a RANGE are drawn from [0, N) (default: the "
+                        "model's input embedding size, else 2)")
     p.add_argument("--seed", type=int_at_least(0, 2**63 - 1), default=0,
                    help="seed for the inputs (default 0)")
+    p.add_argument("--via", choices=["dynamo", "aot"], default="dynamo",
+                   help="trace as torch.compile does (dynamo, default) or with aot_module / "
+                        "aot_function (aot: positional inputs only)")
     return p
+
+
+def _version() -> str:
+    from importlib import metadata
+
+    from fusioncut._core import __version__
+
+    try:
+        torch_version = metadata.version("torch")
+    except metadata.PackageNotFoundError:
+        torch_version = "not installed"
+    return (f"fusioncut {__version__} (torch {torch_version}, python "
+            f"{sys.version.split()[0]})")
 
 
 def _add_budget_commands(sub) -> None:
@@ -164,9 +204,16 @@ def _add_budget_commands(sub) -> None:
 
 
 def options_from_args(args):
+    """``Options`` from ``--mode`` and, where the command has them, ``--device`` and
+    ``--budget``; a bad device is a one-line error (exit 2)."""
+    from fusioncut.device import resolve_device
     from fusioncut.options import Options
 
-    return Options(mode=args.mode)
+    try:
+        device = resolve_device(getattr(args, "device", None), "--device")
+    except ValueError as e:
+        raise CliError(str(e)) from None
+    return Options(mode=args.mode, device=device, memory_budget=getattr(args, "budget", None))
 
 
 def write_outputs(report, args, title: str) -> None:
@@ -266,14 +313,15 @@ def model_work(target: str):
 
 
 def cmd_explain(args) -> int:
-    made, inputs = load_model(args)  # every argument checked first, torch imported after
+    options = options_from_args(args)  # every argument checked first, torch imported after
+    made, positional, keywords = load_model(args)
     from fusioncut.report import explain
 
     with model_work(args.target):
-        report = explain(made, *inputs, options=options_from_args(args),
-                         compare=not args.no_compare)
-    print(report.format(max_rows=args.rows or None))
-    write_outputs(report, args, f"fusioncut: {args.target}")
+        report = explain(made, *positional, options=options, compare=not args.no_compare,
+                         via=args.via, **keywords)
+    print(report.format(max_rows=args.rows or None, clip=None if args.wide else 100))
+    write_outputs(report, args, f"fusioncut explain: {args.target}")
     return 0
 
 
@@ -287,12 +335,18 @@ def _repo_bench() -> Path | None:
 
 
 def cmd_bench(args) -> int:
-    script = None if args.builtin else _repo_bench()
-    if script is not None:
-        cmd = [sys.executable, str(script)] + ([] if args.full else ["--quick"])
-        print("running " + " ".join(cmd), flush=True)
-        return subprocess.call(cmd, cwd=str(script.parent.parent))
-    return _builtin_bench()
+    if not args.script:
+        if args.full:
+            raise CliError("--full: runs bench/bench_solver.py, so it needs --script")
+        return _builtin_bench()
+    script = _repo_bench()
+    if script is None:
+        raise CliError("--script: bench/bench_solver.py is not here (it is part of a source "
+                       "checkout, not of the installed package); run `python -m fusioncut "
+                       "bench` for the built-in timing")
+    cmd = [sys.executable, str(script)] + ([] if args.full else ["--quick"])
+    print("fusioncut bench: running " + " ".join(cmd), flush=True)
+    return subprocess.call(cmd, cwd=str(script.parent.parent))
 
 
 def _builtin_bench() -> int:
@@ -302,7 +356,9 @@ def _builtin_bench() -> int:
 
     import fusioncut
 
-    print("fusioncut.min_node_cut on layered graphs (median of 5)")
+    print("fusioncut bench: fusioncut.min_node_cut on built-in layered graphs shaped like "
+          "joint graphs (median of 5; `bench --script` runs bench/bench_solver.py from a "
+          "source checkout)")
     print(f"  {'nodes':>8}  {'edges':>8}  {'time':>10}  {'cut value':>12}")
     rng = np.random.default_rng(0)
     for n in (1_000, 10_000, 100_000):
@@ -332,26 +388,15 @@ def _builtin_bench() -> int:
 
 def cmd_pareto(args) -> int:
     args.rows = 0
-    from fusioncut.device import resolve_device
+    args.budget = None
+    options = options_from_args(args)
+    made, positional, keywords = load_model(args)
+    from fusioncut.report.charts import plot_pareto
+    from fusioncut.report.pareto import BUDGETS, format_pareto, pareto, pareto_dict
 
-    try:
-        device = resolve_device(args.device, "--device")
-    except ValueError as e:
-        raise CliError(str(e)) from None
-    made, inputs = load_model(args)
-    from fusioncut.options import Options
-    from fusioncut.report import capture
-    from fusioncut.report.pareto import (
-        BUDGETS, format_pareto, pareto_dict, pareto_report, plot_pareto,
-    )
-
-    options = Options(mode=args.mode, device=device)
     with model_work(args.target):
-        cap = capture(made, *inputs, function="pareto")
-        report = pareto_report(
-            cap.joint_module, cap.joint_inputs, num_fwd_outputs=cap.num_fwd_outputs,
-            static_lifetime_input_indices=cap.static_lifetime_input_indices,
-            options=options, budgets=args.budgets or BUDGETS, compare=not args.no_compare)
+        report = pareto(made, *positional, options=options, budgets=args.budgets or BUDGETS,
+                        compare=not args.no_compare, via=args.via, **keywords)
     print(format_pareto(report))
     if args.json:
         Path(args.json).write_text(json.dumps(pareto_dict(report), indent=1) + "\n")

@@ -29,12 +29,21 @@ from typing import Any
 import numpy as np
 import torch.fx as fx
 
-from fusioncut import quantization
+from fusioncut import _torch_compat, quantization
 from fusioncut._solver import INF, UnboundedCutError, min_node_cut
-from fusioncut.budget import BudgetChoice, Frontier, budget_network, choose, frontier
+from fusioncut.budget import (
+    BudgetChoice,
+    Frontier,
+    budget_network,
+    choose,
+    frontier,
+    saved_activation_bytes,
+)
 from fusioncut.cost import CostModel, cost_model
-from fusioncut.graph import JointGraph, Role
+from fusioncut.graph import JointGraph, Role, Value
 from fusioncut.network import FlowNetwork, flow_network, priced_network
+from fusioncut.offload import OffloadPolicy, offloaded
+from fusioncut.offload import analyze as analyze_offload
 from fusioncut.options import Options
 from fusioncut.policy import Policy, ReasonKind, analyze
 from fusioncut.recompute import recompute_model
@@ -95,6 +104,18 @@ class Decision:
     runtime_saved: np.ndarray | None = None  # the runtime plan, when a budget replaced it
     quantized: np.ndarray | None = None  # bool (n,): torch's activation quantization would
     # store these at fewer bytes if saved (weights count that); None: the pass is off
+    offload: OffloadPolicy | None = None  # the offload rule; None under offload="never"
+    offloaded: np.ndarray = dataclasses.field(
+        default_factory=lambda: np.zeros(0, dtype=np.int64))
+    """int64 node indices, ascending: the saved values that go to host memory between the
+    forward and the backward (a subset of ``saved``)."""
+
+    def replace_saved(self, saved: np.ndarray) -> None:
+        """Adopt another saved set (a budget's plan, rank 0's): its cut value and the values
+        offloaded from it follow."""
+        self.saved = np.asarray(saved, dtype=np.int64)
+        self.cut_value = int(self.weights[self.saved].sum())
+        self.offloaded = offloaded(self.offload, self.saved)
 
     @property
     def source_in(self) -> np.ndarray:
@@ -121,6 +142,10 @@ class Decision:
     def saved_sym_nodes(self) -> list[fx.Node]:
         return self.graph.split_saved(self.saved)[1]
 
+    @property
+    def offloaded_nodes(self) -> list[fx.Node]:
+        return [self.graph.nodes[i] for i in self.offloaded]
+
     def summary(self, **extra: Any) -> dict:
         """A small JSON-able description (for logs and trace artifacts)."""
         graph, policy = self.graph, self.policy
@@ -132,9 +157,16 @@ class Decision:
         saved = [{"name": names[i], "op": graph.op_name(i), "bytes": int(graph.nbytes[i]),
                   "why": str(policy.ban[i]) if policy.ban[i] is not None else "min cut"}
                  for i in self.saved.tolist()]
+        # Storage by kind, each base once: activations, static inputs (free), other inputs.
+        bases = np.unique(graph.base[self.saved[graph.value[self.saved] == Value.TENSOR]])
+        static = self.static_inputs[bases]
+        is_input = (graph.role[bases] <= Role.CONSTANT) & ~static
         out = {"num_nodes": graph.num_nodes, "cut_value": int(self.cut_value),
-               "saved_bytes": int(sum(s["bytes"] for s in saved)), "saved": saved,
-               "bans": bans,
+               "saved_bytes": int(sum(s["bytes"] for s in saved)),
+               "activation_bytes": saved_activation_bytes(graph, self.saved, self.static_inputs),
+               "static_bytes": int(graph.nbytes[bases[static]].sum()),
+               "input_bytes": int(graph.nbytes[bases[is_input]].sum()), "saved": saved,
+               "offloaded": [names[i] for i in self.offloaded.tolist()], "bans": bans,
                "dropped_preferences": [names[i] for i in self.dropped_preferences]}
         out.update(extra)
         return out
@@ -163,6 +195,7 @@ def decide(joint_module: fx.GraphModule, *, num_fwd_outputs: int,
 def decide_graph(graph: JointGraph, static_lifetime_input_indices, options: Options) -> Decision:
     """``decide`` on a graph already turned into arrays."""
     policy = analyze(graph, options)
+    rule = offload_rule(graph, options)
     static = graph.static_input_mask(static_lifetime_input_indices)
     costs = cost_model(graph, policy, options, static_input_nodes=static)
     quantized = quantization.quantized(graph, static)
@@ -199,10 +232,24 @@ def decide_graph(graph: JointGraph, static_lifetime_input_indices, options: Opti
     saved = saved[saved < graph.num_nodes]
     decision = Decision(graph=graph, policy=policy, costs=costs, weights=w, network=net,
                         saved=saved, cut_value=int(cut.value), dropped_preferences=dropped,
-                        static_inputs=static, quantized=quantized)
+                        static_inputs=static, quantized=quantized, offload=rule,
+                        offloaded=offloaded(rule, saved))
     if options.budgeted:
         _apply_budget(decision, options)
     return decision
+
+
+def offload_rule(graph: JointGraph, options: Options) -> OffloadPolicy | None:
+    """``offload.analyze``, after checking that this torch can emit offloading at all."""
+    if options.offload_mode == "never":
+        return None
+    try:
+        _torch_compat.activation_offloading_pass()
+    except ImportError as e:
+        raise ValueError(f"Options: offload = {options.offload!r} needs PyTorch's activation "
+                         f"offloading (torch._functorch._activation_offloading): {e}; use "
+                         f"offload='never'") from None
+    return analyze_offload(graph, options)
 
 
 def pareto(joint_module: fx.GraphModule, joint_inputs: Any = None, *, num_fwd_outputs: int,
@@ -242,8 +289,7 @@ def _apply_budget(decision: Decision, options: Options) -> None:
                     memory_budget_bytes=options.memory_budget_bytes,
                     peak_memory_bytes=options.peak_memory_bytes, stacklevel=5)
     decision.runtime_saved = decision.saved
-    decision.saved = choice.point.saved
-    decision.cut_value = int(decision.weights[choice.point.saved].sum())
+    decision.replace_saved(choice.point.saved)
     decision.budget = choice
 
 

@@ -47,10 +47,8 @@ def describe_node(kind: str, node: fx.Node) -> str:
 def unsupported_config() -> str | None:
     """torch settings that change what a partitioner must emit and that fusioncut does not
     model, named for a warning; read once per call, never cached.
-    (``_sync_decision_cross_ranks`` is modelled: ``ranks.py``; activation quantization too:
-    ``quantization.py``.)"""
-    if _torch_compat.activation_offloading_enabled():
-        return "torch._functorch.config.enable_activation_offloading = True"
+    (``_sync_decision_cross_ranks`` is modelled: ``ranks.py``; ``enable_activation_offloading``
+    too: ``Options.offload``; activation quantization too: ``quantization.py``.)"""
     if _torch_compat.activation_quantization_enabled() and \
             _torch_compat.quantization_rule() is None:
         return (f"activation quantization (post_grad_fusion_options), whose rules torch "

@@ -17,9 +17,12 @@ Modes (the two settings of the min-cut write-up, section "Decisions"):
 
 from __future__ import annotations
 
+import ast
+import inspect
 import math
 import sys
-from dataclasses import dataclass
+import textwrap
+from dataclasses import dataclass, fields
 
 from fusioncut.device import PRESETS, Device, resolve_device
 
@@ -27,6 +30,7 @@ MODES = ("runtime", "memory")
 DEFAULT_BUDGET_DEVICE = "h100"
 """Budgets need a price for recomputation; without ``Options.device`` they use this preset."""
 ALGORITHMS = ("auto", "push_relabel", "boykov_kolmogorov")
+OFFLOAD_MODES = ("never", "tagged", "auto")
 
 # Bounds that keep every weight computation far inside int64 (the solver's INF is 2**62):
 # bytes (< 2**52 for any real tensor) x factor, and sizes x itemsize.
@@ -35,6 +39,30 @@ MAX_SYMINT_BYTES = 2**32
 MAX_SIZE_HINT = 2**40
 
 
+def _document_fields(cls: type) -> type:
+    """Append each field's docstring (the string literal under it in the class body, where
+    editors and Sphinx look) to the class docstring, which is what ``help()`` shows. The text
+    is read from the source once, at import; without the source the docstring stays as is."""
+    try:
+        body = ast.parse(textwrap.dedent(inspect.getsource(cls))).body[0].body
+    except (OSError, TypeError, SyntaxError, IndexError):
+        return cls
+    docs = {}
+    for stmt, nxt in zip(body, body[1:]):
+        if isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name) and \
+                isinstance(nxt, ast.Expr) and isinstance(nxt.value, ast.Constant) and \
+                isinstance(nxt.value.value, str):
+            docs[stmt.target.id] = inspect.cleandoc(nxt.value.value)
+    lines = ["", "Fields (name: type = default):", ""]
+    for f in fields(cls):
+        lines.append(f"{f.name}: {f.type} = {f.default!r}")
+        lines += ["    " + line if line else "" for line in docs.get(f.name, "").splitlines()]
+        lines.append("")
+    cls.__doc__ = inspect.cleandoc(cls.__doc__ or "") + "\n" + "\n".join(lines)
+    return cls
+
+
+@_document_fields
 @dataclass(frozen=True)
 class Options:
     """How fusioncut chooses what to save. All fields are validated in ``__post_init__``.
@@ -45,12 +73,16 @@ class Options:
     sizes x itemsize stay below the solver's 2**62), so no option can wrap a weight."""
 
     mode: str = "runtime"
-    """``"runtime"`` or ``"memory"`` (see the module docstring)."""
+    """``"runtime"`` (the paper's setting): only ops the compiler fuses may be recomputed,
+    never a value some backward op must materialize anyway. ``"memory"``: every op but
+    compute-intensive, random, collective, effectful and mutating ones may be recomputed.
+    One of ``"runtime"``, ``"memory"``."""
 
     reduction_ratio: float = 4.0
     """Ban recomputing an op whose output has at least this many times fewer elements than its
     tensor inputs together (paper section 3.4: saving a small reduction output is cheap and
-    keeps normalisations from being recomputed). Counted in elements, not bytes, so that a
+    keeps normalisations from being recomputed; the reason reads ``small output`` for an op
+    that is no reduction, such as an embedding lookup). Counted in elements, not bytes, so that a
     dtype-narrowing op such as ``x < 0.5`` (float in, bool out) is not mistaken for a
     reduction. ``math.inf`` disables the ban. Range: ``> 1``."""
 
@@ -117,6 +149,25 @@ class Options:
     """A budget on the estimated peak memory of the step (peak.py): the plan that recomputes
     least among those whose estimated peak fits. Range: ``>= 0``."""
 
+    offload: str | None = None
+    """Which saved values go to host memory between the forward and the backward (offload.py;
+    emitted through PyTorch's own activation-offloading pass):
+
+    - ``"never"``: none; ``MUST_CPU_OFFLOAD`` / ``PREFER_CPU_OFFLOAD`` annotations are ignored,
+      as PyTorch's partitioner ignores them without ``enable_activation_offloading``.
+    - ``"tagged"``: exactly the saved values annotations ask for: ``MUST_CPU_OFFLOAD`` (never
+      recomputed, offloaded whenever saved; on a value that cannot be offloaded an
+      ``offload.OffloadError`` naming the node), ``PREFER_CPU_OFFLOAD`` and torch's own
+      ``meta["should_offload"]`` mark (offloaded where ``offload.py`` allows).
+    - ``"auto"``: ``"tagged"``, and under a memory target the cut may offload more. Until the
+      three-way cut lands, a memory target picks its plan as without offloading and the
+      tagged values are offloaded on top; the target counts them as kept on the device, so
+      the plan's estimated peak can only be above what it needs.
+
+    ``None``: ``"auto"`` when ``torch._functorch.config.enable_activation_offloading`` is set
+    and fusioncut is the partitioner, else ``"never"``. Anything but ``"never"`` needs a
+    torch with ``torch._functorch._activation_offloading`` (``ValueError`` otherwise)."""
+
     def __post_init__(self) -> None:
         def bad(name: str, value: object, valid: str) -> ValueError:
             shown = (f"an int of {value.bit_length()} bits" if isinstance(value, int)
@@ -154,6 +205,10 @@ class Options:
             value = getattr(self, name)
             if value is not None:
                 _check_int(bad, name, value, 0, None)
+        if self.offload is not None and (not isinstance(self.offload, str)
+                                         or self.offload not in OFFLOAD_MODES):
+            raise bad("offload", self.offload,
+                      "None or one of " + ", ".join(map(repr, OFFLOAD_MODES)))
         chosen = [name for name in ("memory_budget", "memory_budget_bytes", "peak_memory_bytes")
                   if getattr(self, name) is not None]
         if len(chosen) > 1:
@@ -165,6 +220,12 @@ class Options:
         """Whether a memory target is set (a budget below 1, bytes or a peak)."""
         return ((self.memory_budget is not None and self.memory_budget < 1.0)
                 or self.memory_budget_bytes is not None or self.peak_memory_bytes is not None)
+
+    @property
+    def offload_mode(self) -> str:
+        """``offload`` with ``None`` read as ``"never"`` (the front doors resolve ``None`` from
+        torch's configuration before deciding: ``partitioner.with_torch_offload``)."""
+        return "never" if self.offload is None else self.offload
 
     @property
     def budget_device(self) -> Device:

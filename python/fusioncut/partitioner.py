@@ -75,7 +75,7 @@ def partition(joint_module: fx.GraphModule, _joint_inputs: Any, compiler: str = 
                                    report=range_report,
                                    static_lifetime_input_indices=static_lifetime_input_indices,
                                    options=options)
-    options = _options("partition", options)
+    options = with_torch_offload(_options("partition", options))
     region = _region(joint_module, _joint_inputs, num_fwd_outputs,
                      static_lifetime_input_indices, options, report)
     reused = region.reuse() if region is not None else None
@@ -98,11 +98,13 @@ def partition(joint_module: fx.GraphModule, _joint_inputs: Any, compiler: str = 
     t1 = time.perf_counter()
     log_decision(decision, decide_s=t1 - t0)
     if region is not None:
-        fw, bw = region.build(decision.saved_values, decision.saved_sym_nodes)
+        fw, bw = region.build(decision.saved_values, decision.saved_sym_nodes,
+                              decision.offloaded_nodes)
     else:
         fw, bw = build_modules(joint_module, decision.saved_values, decision.saved_sym_nodes,
                                num_fwd_outputs=num_fwd_outputs,
-                               static_lifetime_input_indices=static_lifetime_input_indices)
+                               static_lifetime_input_indices=static_lifetime_input_indices,
+                               offloaded=decision.offloaded_nodes)
     if report is not None:
         report(report_from_decision(decision, fw, bw, decide_s=t1 - t0,
                                     emit_s=time.perf_counter() - t1, options=options))
@@ -129,7 +131,7 @@ def partition_for_sizes(joint_module: fx.GraphModule, joint_inputs: Any,
 
     Rejects: what ``partition`` rejects, and what ``Plan.solve`` rejects in ``sizes``.
     """
-    options = _options("partition", options)
+    options = with_torch_offload(_options("partition", options))
     _hooks("partition", report=report)
     check_joint_module(joint_module, num_fwd_outputs, static_lifetime_input_indices)
     if (sizes is None and report is None) or not _has_symbols(joint_module):
@@ -152,11 +154,22 @@ def partition_for_sizes(joint_module: fx.GraphModule, joint_inputs: Any,
     if report is not None:
         report(check_optimal_over_ranges(p, chosen))
     if ranks.sync_requested(p.graph):
-        saved = ranks.sync_saved(p.graph, p.solve(chosen).saved_index).tolist()
+        saved = ranks.sync_saved(p.graph, p.solve(chosen).saved_index)
         return build_modules(joint_module, *p.graph.split_saved(saved),
                              num_fwd_outputs=num_fwd_outputs,
-                             static_lifetime_input_indices=static_lifetime_input_indices)
+                             static_lifetime_input_indices=static_lifetime_input_indices,
+                             offloaded=p.offloaded_nodes(saved))
     return p.partition(chosen)
+
+
+def with_torch_offload(options: Options) -> Options:
+    """``options`` with ``offload`` resolved: ``None`` becomes ``"auto"`` when
+    ``torch._functorch.config.enable_activation_offloading`` is set (honoured: fusioncut plans
+    and emits the offloading through torch's own pass), else stays None (``"never"``)."""
+    if options.offload is not None or not _torch_compat.activation_offloading_enabled():
+        return options  # offload_mode reads None as "never"
+    logger.info("offload 'auto' from torch._functorch.config.enable_activation_offloading")
+    return dataclasses.replace(options, offload="auto")
 
 
 def with_torch_budget(options: Options, annotated: float | None = None) -> Options:

@@ -50,6 +50,7 @@ class ReasonKind(enum.Enum):
     OPAQUE = "opaque op"
     NOT_FUSIBLE = "not fusible"
     REDUCTION = "reduction"
+    SMALL_OUTPUT = "small output"  # the reduction rule, on an op that is not a reduction
     MATERIALIZED_IN_BACKWARD = "materialized in backward"
     ANNOTATION = "annotation"
     NOT_SAVEABLE = "not a tensor or SymInt"
@@ -59,7 +60,8 @@ class ReasonKind(enum.Enum):
 
 
 BUDGET_LIFTS = frozenset({ReasonKind.COMPUTE_INTENSIVE, ReasonKind.NOT_FUSIBLE,
-                          ReasonKind.REDUCTION, ReasonKind.MATERIALIZED_IN_BACKWARD})
+                          ReasonKind.REDUCTION, ReasonKind.SMALL_OUTPUT,
+                          ReasonKind.MATERIALIZED_IN_BACKWARD})
 """Bans a memory budget turns into prices (recomputing costs time, nothing more); every other
 ban (inputs, random, collective, mutating, effectful, opaque ops, annotations) stands under
 any budget."""
@@ -86,6 +88,12 @@ class Reason:
 
 
 _RECOMPUTE_TAGS = (CheckpointPolicy.MUST_RECOMPUTE, CheckpointPolicy.PREFER_RECOMPUTE)
+# Offload tags ask for a saved value (offload.py): MUST_CPU_OFFLOAD bans recomputation as
+# MUST_SAVE does, PREFER_CPU_OFFLOAD as PREFER_SAVE does. With Options.offload "never" they
+# are no annotation at all, as in PyTorch's partitioner.
+_MUST_SAVE_TAGS = (CheckpointPolicy.MUST_SAVE, CheckpointPolicy.MUST_CPU_OFFLOAD)
+_PREFER_SAVE_TAGS = (CheckpointPolicy.PREFER_SAVE, CheckpointPolicy.PREFER_CPU_OFFLOAD)
+_OFFLOAD_TAGS = (CheckpointPolicy.MUST_CPU_OFFLOAD, CheckpointPolicy.PREFER_CPU_OFFLOAD)
 # Bans that keep the graph correct; no annotation lifts them. A collective recomputed in
 # the backward runs on this rank only if this rank's decision says so: a deadlock waiting.
 _HARD_KINDS = frozenset({OpKind.MUTATING, OpKind.EFFECTFUL, OpKind.COLLECTIVE})
@@ -238,9 +246,10 @@ def analyze(graph: JointGraph, options: Options) -> Policy:
     annotations = effective_annotations(graph)
     annotated = [i for i, a in enumerate(annotations) if a is not None]
     tags: dict[int, object] = {}
+    ignored = _OFFLOAD_TAGS if options.offload_mode == "never" else ()
     for i in annotated:
         tag, why = annotations[i]
-        if kind[i] == OpKind.PLACEHOLDER or kind[i] == OpKind.GET_ATTR:
+        if kind[i] == OpKind.PLACEHOLDER or kind[i] == OpKind.GET_ATTR or tag in ignored:
             continue
         tags[i] = tag
         if tag in _RECOMPUTE_TAGS:
@@ -303,15 +312,17 @@ def analyze(graph: JointGraph, options: Options) -> Policy:
             continue
         if tag in _RECOMPUTE_TAGS and override:
             continue
-        if tag == CheckpointPolicy.MUST_SAVE:
+        if tag in _MUST_SAVE_TAGS:
             ban[i] = Reason(ReasonKind.ANNOTATION, annotations[i][1], group=tag.name)
             continue
         reason = hop_bans[i][0] if i in hop_bans else _op_reason(graph, i)
         if reason is None and not_fusible[pos]:
             reason = Reason(ReasonKind.NOT_FUSIBLE, graph.op_name(i))
         if reason is None and small[pos]:
+            # The rule counts every tensor input: a lookup (embedding, gather, index) into a
+            # large table trips it too, and is named for what it is, not a reduction.
             reason = Reason(
-                ReasonKind.REDUCTION,
+                ReasonKind.REDUCTION if kind[i] == OpKind.REDUCTION else ReasonKind.SMALL_OUTPUT,
                 f"{graph.op_name(i)} output has {int(graph.numel[i])} elements, its inputs "
                 f"{int(total_in[i])} ({ratio:g}x or more smaller)", group=graph.op_name(i))
         if reason is None and blocker[pos] >= 0:
@@ -319,7 +330,7 @@ def analyze(graph: JointGraph, options: Options) -> Policy:
             reason = Reason(ReasonKind.MATERIALIZED_IN_BACKWARD,
                             f"by {graph.op_name(b)} ({nodes[b].name})", cause=b,
                             group=f"by {graph.op_name(b)}")
-        if reason is None and tag == CheckpointPolicy.PREFER_SAVE:
+        if reason is None and tag in _PREFER_SAVE_TAGS:
             # A preference only: dropped if it makes every cut infinite. Where a ban applies
             # anyway, the ban (hard) stands instead.
             reason = Reason(ReasonKind.ANNOTATION, annotations[i][1], group=tag.name)

@@ -71,10 +71,9 @@ def sync_requested(graph: JointGraph) -> bool:
 
 
 def adopt_rank0(decision: Decision, *, function: str = "partition") -> None:
-    """Replace ``decision.saved`` (and its cut value) by rank 0's saved set."""
-    saved = sync_saved(decision.graph, decision.saved, function=function)
-    decision.saved = saved
-    decision.cut_value = int(decision.weights[saved].sum())
+    """Replace ``decision.saved`` (its cut value and offloaded values follow) by rank 0's
+    saved set."""
+    decision.replace_saved(sync_saved(decision.graph, decision.saved, function=function))
 
 
 def sync_saved(graph: JointGraph, saved: np.ndarray, *, function: str = "partition"

@@ -12,13 +12,15 @@ only copies its own nodes into the two modules (``emit.Template``: the emission'
 orders, also by position)::
 
     key   = (per node: op, target, argument positions, getitem index / HOP identity,
-             shape + dtype of meta["val"], partitioner and recompute tags),
+             shape + dtype of meta["val"], partitioner, recompute and offload tags),
             output positions, num_fwd_outputs, static inputs, Options, torch settings
-    cache = key -> emit.Template (saved positions, node orders); LRU, MAX_ENTRIES entries
+    cache = key -> emit.Template (saved and offloaded positions, node orders); LRU,
+            MAX_ENTRIES entries
 
-Strides are not in the key: no rule reads them, and the emitted graphs take every node's
-metadata from the graph being partitioned, never from the cache. The key holds no node or
-tensor, so the cache keeps no graph alive.
+Strides are not in the key: no rule but the offload rule reads them, and it reads only
+contiguity, which is in the key when ``Options.offload`` is not ``"never"``. The emitted
+graphs take every node's metadata from the graph being partitioned, never from the cache.
+The key holds no node or tensor, so the cache keeps no graph alive.
 """
 
 from __future__ import annotations
@@ -45,7 +47,7 @@ MAX_ENTRIES = 64
 """Cached decisions kept per process (least recently used dropped first)."""
 
 _META_KEYS = ("partitioner_tag", "recompute", "ac_graph_id", "has_backward_hook",
-              "saved_tensor_with_no_vc_check", "memory_budget")
+              "saved_tensor_with_no_vc_check", "memory_budget", "should_offload")
 
 
 @dataclass(frozen=True)
@@ -122,15 +124,16 @@ class Region:
             template = _cache.entries.get(self.key) if self.key is not None else None
         return None if template is None else template.saved
 
-    def build(self, saved_values: Sequence[fx.Node], saved_sym_nodes: Sequence[fx.Node]
-              ) -> tuple[fx.GraphModule, fx.GraphModule]:
+    def build(self, saved_values: Sequence[fx.Node], saved_sym_nodes: Sequence[fx.Node],
+              offloaded: Sequence[fx.Node] = ()) -> tuple[fx.GraphModule, fx.GraphModule]:
         """``emit.build_modules`` for this region's decision, remembered for the next
         identical region."""
         fw, bw, sched = build_modules_and_schedule(
             self.gm, saved_values, saved_sym_nodes, num_fwd_outputs=self.num_fwd_outputs,
-            static_lifetime_input_indices=self.static_lifetime_input_indices)
+            static_lifetime_input_indices=self.static_lifetime_input_indices,
+            offloaded=offloaded)
         if self.key is not None and sched is not None:
-            template = Template.from_schedule(sched, self.num_fwd_outputs)
+            template = Template.from_schedule(sched, self.num_fwd_outputs, offloaded)
             with _cache.lock:
                 _cache.entries[self.key] = template
                 _cache.entries.move_to_end(self.key)
@@ -150,6 +153,8 @@ def _key(gm, nodes, num_fwd_outputs, static, options) -> tuple | None:
     getitem = operator.getitem
     meta_keys = _META_KEYS
     signature = _signature
+    if getattr(options, "offload_mode", "never") != "never":
+        signature = _signature_with_layout  # the offload rule reads contiguity
     try:
         for i, node in enumerate(nodes):
             op = node.op
@@ -210,7 +215,7 @@ def _settings() -> tuple:
     """torch settings the decision or the emitted graphs depend on."""
     budget = getattr(_torch_compat.functorch_config(), "activation_memory_budget", 1.0)
     quantization = _torch_compat.activation_quantization_options()
-    return (_torch_compat.dce_impure_random(), budget,
+    return (_torch_compat.dce_impure_random(), budget, _torch_compat.offload_settings(),
             None if quantization is None else repr(sorted(quantization.items())))
 
 
@@ -220,6 +225,16 @@ def _const(x: Any) -> Any:
         return x
     except TypeError:
         return repr(x)
+
+
+def _signature_with_layout(val: Any) -> Any:
+    """``_signature`` plus whether a tensor is contiguous (what ``offload.py`` reads)."""
+    if isinstance(val, torch.Tensor):
+        try:
+            return _signature(val), bool(val.is_contiguous())
+        except Exception:  # an undecidable layout: offload.py keeps such values on the device
+            return _signature(val), None
+    return _signature(val)
 
 
 def _signature(val: Any) -> Any:

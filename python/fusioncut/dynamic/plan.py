@@ -41,6 +41,7 @@ from fusioncut.emit import build_modules
 from fusioncut.graph import Role, check_joint_module, unsupported_construct
 from fusioncut.budget import choose
 from fusioncut.network import add_switches, contract_backward, prices_of
+from fusioncut.offload import offloaded
 from fusioncut.options import Options
 from fusioncut.policy import reduction_ban, reduction_inputs
 
@@ -419,7 +420,14 @@ class Plan:
                              "(call fusioncut.plan again)")
         return build_modules(self.graph.gm, decision.saved_values, decision.saved_sym_nodes,
                              num_fwd_outputs=self.num_fwd_outputs,
-                             static_lifetime_input_indices=self.static_lifetime_input_indices)
+                             static_lifetime_input_indices=self.static_lifetime_input_indices,
+                             offloaded=self.offloaded_nodes(decision.saved_index))
+
+    def offloaded_nodes(self, saved_index: np.ndarray) -> list[fx.Node]:
+        """The values of a saved set that go to host memory (``offload.offloaded`` with the
+        rule ``plan`` found; none under ``Options(offload="never")``)."""
+        nodes = self.graph.nodes
+        return [nodes[i] for i in offloaded(self.reference.offload, saved_index).tolist()]
 
     @property
     def names(self) -> list[str]:

@@ -29,8 +29,11 @@ The result equals torch's node for node (names, order, targets, meta) except for
 cosmetic case: a getitem of a *placeholder* stays where it is; torch moves it between the
 placeholders.
 
+Saved values to offload (``offloaded``) go through torch's own activation-offloading pass
+once both graphs are built (``emit.offload``), on either path.
+
 Rare constructs this fast path does not model (collectives, opaque objects, BackwardState,
-activation quantization/offloading, forward outputs that alias a backward-only mutation) are
+activation quantization, forward outputs that alias a backward-only mutation) are
 built by the reference path: torch's own ``_extract_fwd_bwd_modules`` + post-processing, called
 through ``_torch_compat``. The reference path is also what the tests compare against.
 
@@ -51,6 +54,7 @@ import torch
 import torch.fx as fx
 
 from fusioncut import _torch_compat as tc
+from fusioncut.emit.offload import offload_saved
 from fusioncut.emit.walks import (
     NeedsReference,
     Placement,
@@ -158,8 +162,6 @@ def _needs_reference_path(joint_module: fx.GraphModule, saved_values, placeholde
         return "BackwardState input"
     if tc.activation_quantization_enabled():
         return "activation quantization is enabled"
-    if tc.activation_offloading_enabled():
-        return "activation offloading is enabled"
     is_object = tc.is_opaque_object()
     for node in saved_values:
         if is_object(node.meta.get("val")):
@@ -180,17 +182,20 @@ def build_modules(
     *,
     num_fwd_outputs: int,
     static_lifetime_input_indices: Sequence[int] | None = None,
+    offloaded: Sequence[fx.Node] = (),
 ) -> tuple[fx.GraphModule, fx.GraphModule]:
     """Forward and backward GraphModules that save ``saved_values`` and ``saved_sym_nodes``.
 
     ``saved_values`` are tensor nodes of the joint graph, ``saved_sym_nodes`` SymInt nodes.
     Saved values the backward does not use are dropped; symbols the backward's inputs mention
     are bound by extra saved SymInts. ``static_lifetime_input_indices`` matters only to torch's
-    activation quantization (handled by the reference path).
+    activation quantization (handled by the reference path). ``offloaded``: saved values to
+    move to host memory between the two graphs (``emit.offload``; ``fusioncut.offload`` says
+    which may go).
     """
     fw_module, bw_module, _ = build_modules_and_schedule(
         joint_module, saved_values, saved_sym_nodes, num_fwd_outputs=num_fwd_outputs,
-        static_lifetime_input_indices=static_lifetime_input_indices,
+        static_lifetime_input_indices=static_lifetime_input_indices, offloaded=offloaded,
     )
     return fw_module, bw_module
 
@@ -202,9 +207,20 @@ def build_modules_and_schedule(
     *,
     num_fwd_outputs: int,
     static_lifetime_input_indices: Sequence[int] | None = None,
+    offloaded: Sequence[fx.Node] = (),
 ) -> tuple[fx.GraphModule, fx.GraphModule, Schedule | None]:
     """``build_modules`` plus the ``Schedule`` it emitted (None when torch's extraction, the
     reference path, built the modules): ``emit.template`` replays it on identical graphs."""
+    _check_saved(joint_module, offloaded, "offloaded")
+    fw_module, bw_module, sched = _build(joint_module, saved_values, saved_sym_nodes,
+                                         num_fwd_outputs, static_lifetime_input_indices)
+    offload_saved(fw_module, bw_module, offloaded, num_fwd_outputs=num_fwd_outputs,
+                  error=EmitError)
+    return fw_module, bw_module, sched
+
+
+def _build(joint_module, saved_values, saved_sym_nodes, num_fwd_outputs,
+           static_lifetime_input_indices):
     _check_saved(joint_module, saved_values, "saved_values")
     _check_saved(joint_module, saved_sym_nodes, "saved_sym_nodes")
     saved_values = list(dict.fromkeys(saved_values))

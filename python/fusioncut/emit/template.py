@@ -8,6 +8,7 @@ same list of positions every time. A ``Template`` records those positions once::
     fw: inputs, body order, saved outputs (tensors with a version check, without, SymInts)
     bw: inputs (saved SymInts, saved tensors, tangents, seeds), body order
         + the random ops both graphs compute (for RNG functionalization)
+        + the saved values offloaded to host memory (``emit.offload``)
 
 ``replay`` copies the other graph's nodes in that order: node metadata, names, forward and
 backward outputs and their descriptors all come from the graph being partitioned. The caller
@@ -16,12 +17,14 @@ guarantees the two graphs are structurally identical (``regions`` keys them by s
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import torch.fx as fx
 
-from fusioncut.emit.modules import Schedule, _outputs_and_descs, postprocess
+from fusioncut.emit.modules import EmitError, Schedule, _outputs_and_descs, postprocess
+from fusioncut.emit.offload import offload_saved
 from fusioncut.emit.walks import emit_graph, gc_paused, make_module
 
 __all__ = ["Template"]
@@ -40,9 +43,11 @@ class Template:
     bw_inputs: tuple[int, ...]
     bw_order: tuple[int, ...]
     rng_twice: tuple[int, ...]
+    offloaded: tuple[int, ...] = ()
 
     @classmethod
-    def from_schedule(cls, sched: Schedule, num_fwd_outputs: int) -> Template:
+    def from_schedule(cls, sched: Schedule, num_fwd_outputs: int,
+                      offloaded: Sequence[fx.Node] = ()) -> Template:
         index = sched.index
         saved = (*sched.saved_values, *sched.saved_sym_nodes)
         return cls(
@@ -55,6 +60,7 @@ class Template:
             bw_inputs=tuple(index[x] for x in sched.bw_inputs),
             bw_order=tuple(sched.bw_order),
             rng_twice=tuple(index[x] for x in sched.rng_twice),
+            offloaded=tuple(index[x] for x in offloaded),
         )
 
     def replay(self, joint_module: fx.GraphModule, nodes: list[fx.Node]
@@ -73,5 +79,9 @@ class Template:
                 bwd_outputs, bwd_descs, backward=True)
             fw_module = make_module(joint_module, fw_graph)
             bw_module = make_module(joint_module, bw_graph)
-        return postprocess(joint_module, fw_module, bw_module, self.num_saved_sym_nodes,
-                           [nodes[i] for i in self.rng_twice])
+        fw_module, bw_module = postprocess(joint_module, fw_module, bw_module,
+                                           self.num_saved_sym_nodes,
+                                           [nodes[i] for i in self.rng_twice])
+        offload_saved(fw_module, bw_module, [nodes[i] for i in self.offloaded],
+                      num_fwd_outputs=self.num_fwd_outputs, error=EmitError)
+        return fw_module, bw_module

@@ -1,4 +1,18 @@
-"""``capture``: a function or module's joint graph, as AOTAutograd hands it to a partitioner."""
+"""``capture``: the joint graphs a model hands a partitioner, the way ``torch.compile`` sees it.
+
+    fn_or_module(*args, **kwargs)
+        via="dynamo" (default)  torch.compile with a recording backend: Dynamo (keyword inputs,
+                                dict and cache outputs, masks, graph breaks) -> AOTAutograd ->
+                                one Joint per graph that has a backward
+        via="aot"               aot_function / aot_module: positional inputs, one Joint
+
+Each ``Joint`` is a private deep copy of what AOTAutograd passed to its ``partition_fn``
+(taken outside the compile's fake mode: joint graphs may hold real tensor constants); the
+compile itself is finished by ``default_partition``. Like ``torch._dynamo.explain``, the
+Dynamo path resets Dynamo's caches before and after, so that every call traces afresh (no
+cached graph, no recompile limit, no sizes made dynamic by an earlier call) and leaves no
+compiled code behind; models compiled before recompile on their next call.
+"""
 
 from __future__ import annotations
 
@@ -11,12 +25,14 @@ import torch.fx as fx
 
 from fusioncut import _torch_compat
 
-__all__ = ["Captured", "capture"]
+__all__ = ["VIAS", "Captured", "Joint", "capture", "trace"]
+
+VIAS = ("dynamo", "aot")
 
 
 @dataclass
-class Captured:
-    """A joint graph as AOTAutograd hands it to a partitioner (a private deep copy)."""
+class Joint:
+    """One joint graph as AOTAutograd hands it to a partitioner (a private deep copy)."""
 
     joint_module: fx.GraphModule
     joint_inputs: Any
@@ -26,47 +42,169 @@ class Captured:
     """The partitioner's other keyword arguments (e.g. ``compiler``)."""
 
 
-def capture(fn_or_module: Any, *example_inputs: Any, function: str = "capture") -> Captured:
-    """Trace ``fn_or_module(*example_inputs)`` with AOTAutograd and return its joint graph.
+@dataclass
+class Captured:
+    """Every joint graph of one call of a model, in the order AOTAutograd made them.
 
-    An ``nn.Module`` is traced with ``aot_module`` and its parameters and buffers are marked
-    static-lifetime inputs (as ``torch.compile`` does): they stay alive between forward and
-    backward whatever is saved. A function is traced with ``aot_function``; some input must
-    require grad. Raises ``TypeError`` for anything that is neither, ``ValueError`` when there
-    is no backward to partition (named after ``function``).
+    With one joint graph (no graph break, or ``via="aot"``), ``joint_module``,
+    ``joint_inputs``, ``num_fwd_outputs``, ``static_lifetime_input_indices`` and ``kwargs``
+    are that graph's; with several they raise ``ValueError``: pick one from ``graphs``."""
+
+    graphs: list[Joint]
+    via: str = "dynamo"
+    num_dynamo_graphs: int = 0  # graphs Dynamo compiled (some may have no backward)
+    graph_breaks: list[str] = field(default_factory=list)  # Dynamo's reasons, one line each
+
+    def only(self) -> Joint:
+        if len(self.graphs) != 1:
+            breaks = f" (graph breaks: {'; '.join(self.graph_breaks)})" \
+                if self.graph_breaks else ""
+            raise ValueError(f"capture: the model compiled into {len(self.graphs)} joint "
+                             f"graphs{breaks}; pick one from Captured.graphs")
+        return self.graphs[0]
+
+    joint_module = property(lambda self: self.only().joint_module)
+    joint_inputs = property(lambda self: self.only().joint_inputs)
+    num_fwd_outputs = property(lambda self: self.only().num_fwd_outputs)
+    static_lifetime_input_indices = property(
+        lambda self: self.only().static_lifetime_input_indices)
+    kwargs = property(lambda self: self.only().kwargs)
+
+
+def capture(fn_or_module: Any, *args: Any, via: str = "dynamo", dynamic: bool = False,
+            **kwargs: Any) -> Captured:
+    """Call ``fn_or_module(*args, **kwargs)`` under ``torch.compile`` and return the joint
+    graphs AOTAutograd hands its partitioner.
+
+    ``via="dynamo"`` (default) traces as ``torch.compile`` does: keyword inputs, outputs of
+    any structure (dicts, ``ModelOutput``, caches), graph breaks (one joint graph per compiled
+    graph with a backward; ``Captured.graph_breaks`` says why Dynamo broke). ``via="aot"``
+    traces with ``aot_module`` / ``aot_function``: positional tensor inputs only, one graph;
+    an ``nn.Module``'s parameters and buffers are marked static-lifetime inputs, as under
+    ``torch.compile``. ``dynamic=True`` marks sizes symbolic (Dynamo's ``dynamic=True``): the
+    joint graphs then hold SymInts, for ``fusioncut.plan`` (docs/dynamic.md).
+
+    Rejects: ``fn_or_module`` that is neither an ``nn.Module`` nor callable (``TypeError``), an
+    unknown ``via``, keyword inputs with ``via="aot"`` or a ``dynamic`` that is not a bool
+    (``ValueError``), and a call from which no backward follows (``ValueError``: no input or
+    parameter requires grad, or grad mode is off). Errors the model raises propagate.
     """
-    from functorch.compile import aot_function, aot_module, default_partition, nop
+    return trace("capture", fn_or_module, args, kwargs, via=via, dynamic=dynamic)
 
-    captured: list[Captured] = []
 
-    def record(joint_module, joint_inputs, *, num_fwd_outputs, **kwargs):
-        static = kwargs.pop("static_lifetime_input_indices", None)
-        with _torch_compat.no_fake_mode():  # real constants must not become fake copies
+def trace(function: str, fn_or_module: Any, args: tuple, kwargs: dict, *, via: str = "dynamo",
+          dynamic: bool = False) -> Captured:
+    """``capture``, with errors named after ``function`` (``explain``, ``pareto``). A
+    ``Captured`` is returned as it is: explaining it again traces nothing."""
+    if isinstance(fn_or_module, Captured):
+        if args or kwargs:
+            raise ValueError(f"{function}: a Captured call takes no inputs (it holds its joint "
+                             "graphs already)")
+        return fn_or_module
+    if not isinstance(fn_or_module, torch.nn.Module) and not callable(fn_or_module):
+        raise TypeError(f"{function}: fn_or_module must be an nn.Module or a callable, got "
+                        f"{type(fn_or_module).__name__}")
+    if via not in VIAS:
+        raise ValueError(f"{function}: via = {via!r} is invalid; expected one of "
+                         + ", ".join(map(repr, VIAS)))
+    if not isinstance(dynamic, bool):
+        raise ValueError(f"{function}: dynamic = {dynamic!r} is invalid; expected True or "
+                         "False")
+    if via == "aot" and (kwargs or dynamic):
+        what = "keyword inputs" if kwargs else "dynamic=True"
+        raise ValueError(f"{function}: {what} need via='dynamo' (aot_module and aot_function "
+                         "take positional tensors at static sizes)")
+    if not torch.is_grad_enabled():
+        raise ValueError(f"{function}: grad mode is off (torch.no_grad or inference_mode): "
+                         "there is no backward to partition")
+    joints: list[Joint] = []
+    record = _recorder(joints)
+    if via == "aot":
+        _trace_aot(fn_or_module, args, record)
+        captured = Captured(joints, via="aot")
+    else:
+        num_graphs, breaks = _trace_dynamo(fn_or_module, args, kwargs, record, dynamic)
+        captured = Captured(joints, via="dynamo", num_dynamo_graphs=num_graphs,
+                            graph_breaks=breaks)
+    if not joints:
+        raise ValueError(f"{function}: AOTAutograd produced no joint graph: no input or "
+                         "parameter requires grad, or no output depends on one")
+    if via == "aot" and isinstance(fn_or_module, torch.nn.Module):
+        _mark_parameters_static(joints[0], args)
+    return captured
+
+
+def _recorder(joints: list[Joint]):
+    """A ``partition_fn`` that keeps a private copy of each joint graph, then partitions with
+    ``default_partition`` (the fastest: the compiled result only has to run once)."""
+    default_partition = _torch_compat.default_partition()
+
+    def record(joint_module, joint_inputs, *, num_fwd_outputs, **kw):
+        static = kw.pop("static_lifetime_input_indices", None)
+        # Real constants must not become fake copies; the copy's pytree warning is torch's.
+        with _torch_compat.no_fake_mode(), _torch_compat.quiet_copies():
             private = copy.deepcopy(joint_module)
-        captured.append(Captured(private, joint_inputs, num_fwd_outputs,
-                                 list(static) if static is not None else None, kwargs))
+        joints.append(Joint(private, joint_inputs, num_fwd_outputs,
+                            list(static) if static is not None else None, kw))
         return default_partition(joint_module, joint_inputs, num_fwd_outputs=num_fwd_outputs,
                                  static_lifetime_input_indices=static)
 
-    is_module = isinstance(fn_or_module, torch.nn.Module)
-    if is_module:
-        compiled = aot_module(fn_or_module, fw_compiler=nop, bw_compiler=nop,
-                              partition_fn=record)
-    elif callable(fn_or_module):
-        compiled = aot_function(fn_or_module, fw_compiler=nop, bw_compiler=nop,
-                                partition_fn=record)
-    else:
-        raise TypeError(f"{function}: fn_or_module must be an nn.Module or a callable, got "
-                        f"{type(fn_or_module).__name__}")
-    compiled(*example_inputs)
-    if not captured:
-        raise ValueError(f"{function}: AOTAutograd produced no joint graph: no input or "
-                         "parameter requires grad, or no output depends on one")
-    cap = captured[0]
-    if is_module and not cap.static_lifetime_input_indices:
-        primals = [n for n in cap.joint_module.graph.find_nodes(op="placeholder")
-                   if n.name.startswith("primals_")]
-        user = sum(isinstance(x, torch.Tensor) for x in
-                   _torch_compat.tree_leaves(list(example_inputs)))
-        cap.static_lifetime_input_indices = list(range(max(0, len(primals) - user)))
-    return cap
+    return record
+
+
+def _boxed(gm, _example_inputs):
+    from functorch.compile import make_boxed_func
+
+    return make_boxed_func(gm)
+
+
+def _trace_dynamo(fn_or_module, args, kwargs, record, dynamic: bool) -> tuple[int, list[str]]:
+    """Run the call under torch.compile with a backend that counts Dynamo's graphs and hands
+    each to AOTAutograd with ``record`` as its partitioner: (graphs, graph-break reasons)."""
+    target = getattr(fn_or_module, "_orig_mod", fn_or_module)  # already torch.compile'd
+    aot = _torch_compat.aot_autograd_backend(fw_compiler=_boxed, bw_compiler=_boxed,
+                                             partition_fn=record)
+    num_graphs = 0
+
+    def backend(gm, example_inputs):
+        nonlocal num_graphs
+        num_graphs += 1
+        return aot(gm, example_inputs)
+
+    torch.compiler.reset()
+    try:
+        with _torch_compat.quiet_copies():
+            torch.compile(target, backend=backend, dynamic=dynamic)(*args, **kwargs)
+        breaks = _torch_compat.dynamo_graph_breaks()
+    except Exception:
+        # Dynamo reports a model's own error (a shape mismatch met on fake tensors) wrapped
+        # in its own; the eager call raises it as the user knows it. When eager succeeds,
+        # the failure is Dynamo's and propagates as it came.
+        torch.compiler.reset()
+        try:
+            target(*args, **kwargs)
+        except Exception as own:
+            raise own from None
+        raise
+    finally:
+        torch.compiler.reset()
+    return num_graphs, breaks
+
+
+def _trace_aot(fn_or_module, args, record) -> None:
+    from functorch.compile import aot_function, aot_module, nop
+
+    make = aot_module if isinstance(fn_or_module, torch.nn.Module) else aot_function
+    with _torch_compat.quiet_copies():
+        make(fn_or_module, fw_compiler=nop, bw_compiler=nop, partition_fn=record)(*args)
+
+
+def _mark_parameters_static(joint: Joint, args: tuple) -> None:
+    """``aot_module`` passes no static-lifetime indices: its leading primals are the module's
+    parameters and buffers, the user's tensors follow."""
+    if joint.static_lifetime_input_indices:
+        return
+    primals = [n for n in joint.joint_module.graph.find_nodes(op="placeholder")
+               if n.name.startswith("primals_")]
+    user = sum(isinstance(x, torch.Tensor) for x in _torch_compat.tree_leaves(list(args)))
+    joint.static_lifetime_input_indices = list(range(max(0, len(primals) - user)))

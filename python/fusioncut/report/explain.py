@@ -1,10 +1,10 @@
-"""``fusioncut.explain``: why each value was saved, recomputed or banned, and what it costs.
+"""``fusioncut.explain``: why each value was saved or recomputed, and what it costs.
 
-    fn / nn.Module ──capture──> joint graph ──deep copies──> fusioncut (decide + build_modules)
-                                                        ├──> torch min_cut_rematerialization
-                                                        └──> torch default_partition
-      Report: saved / recomputed / banned (report.build), one MethodSummary per partitioner,
-              each measured from its forward module's outputs with fusioncut's cost model
+    model(*args, **kwargs) ──capture (Dynamo)──> joint graphs ──each, on deep copies──>
+        fusioncut (decide + build_modules)      ─┐
+        torch min-cut, at the same setting      ─┼─> one Report per graph (report.build,
+        torch default_partition                 ─┘   report.compare)
+    ──combine──> one Report: every graph's values, bans and differences; totals summed
 """
 
 from __future__ import annotations
@@ -21,30 +21,57 @@ from fusioncut.decision import decide
 from fusioncut.emit import build_modules
 from fusioncut.graph import check_joint_module, unsupported_construct
 from fusioncut.options import Options
-from fusioncut.report.build import measure, report_from_decision
-from fusioncut.report.capture import capture
+from fusioncut.report.build import report_from_decision
+from fusioncut.report.capture import trace
+from fusioncut.report.compare import compare_methods
 from fusioncut.report.model import MethodSummary, Report
 
-__all__ = ["explain", "explain_joint"]
+__all__ = ["combine", "explain", "explain_joint"]
+
+_SUMMED = ("time_s", "num_saved", "num_saved_inputs", "num_saved_symints", "saved_bytes",
+           "input_bytes", "static_bytes", "traffic_bytes")
 
 
-def explain(fn_or_module: Any, *example_inputs: Any, options: Options | None = None,
-            compare: bool = True) -> Report:
-    """Trace, partition with fusioncut (and, if ``compare``, with torch's min-cut partitioner
-    and ``default_partition``) and explain the result. See ``explain_joint``.
+def explain(fn_or_module: Any, *args: Any, options: Options | None = None,
+            compare: bool = True, via: str = "dynamo", **kwargs: Any) -> Report:
+    """Call ``fn_or_module(*args, **kwargs)`` the way ``torch.compile`` does, partition every
+    joint graph with fusioncut (and, if ``compare``, with torch's min-cut partitioner at the
+    same setting and with ``default_partition``) and explain the result: one report over
+    every graph, totals summed (``Report.graphs`` has each graph's own).
+
+    ``via``: ``"dynamo"`` (default; keyword inputs, any outputs, graph breaks) or ``"aot"``
+    (``aot_module`` / ``aot_function``: positional tensors, one graph); see ``capture``.
+    ``fn_or_module`` may also be what ``capture`` returned (no inputs then): tracing costs
+    seconds, so explain one capture under several options that way.
+    A keyword input named ``options``, ``compare`` or ``via`` must be given positionally.
 
     Rejects: ``fn_or_module`` that is neither an ``nn.Module`` nor callable (``TypeError``),
     inputs from which no backward follows (``ValueError``), ``options`` that is not an
-    ``Options`` or ``compare`` that is not a bool (``TypeError``), and graphs fusioncut hands
-    to PyTorch (``ValueError`` naming the construct). Errors raised by the user's model
-    propagate unchanged.
+    ``Options`` or ``compare`` that is not a bool (``TypeError``), and a model every graph of
+    which fusioncut hands to PyTorch (``ValueError`` naming the construct). Errors raised by
+    the user's model propagate unchanged.
     """
     _check_options("explain", options, compare)
-    cap = capture(fn_or_module, *example_inputs, function="explain")
-    return explain_joint(cap.joint_module, num_fwd_outputs=cap.num_fwd_outputs,
-                         joint_inputs=cap.joint_inputs,
-                         static_lifetime_input_indices=cap.static_lifetime_input_indices,
-                         options=options, compare=compare)
+    captured = trace("explain", fn_or_module, args, kwargs, via=via)
+    reports, fallbacks = [], []
+    for k, joint in enumerate(captured.graphs):
+        reason = unsupported_construct(joint.joint_module)
+        if reason is not None:
+            fallbacks.append(f"graph {k}: {reason}")
+            continue
+        reports.append(explain_joint(
+            joint.joint_module, num_fwd_outputs=joint.num_fwd_outputs,
+            joint_inputs=joint.joint_inputs,
+            static_lifetime_input_indices=joint.static_lifetime_input_indices,
+            options=options, compare=compare))
+    if not reports:
+        raise ValueError("explain: fusioncut.partition falls back to PyTorch's partitioner "
+                         f"for every graph ({'; '.join(fallbacks)}); there is no fusioncut "
+                         "decision to explain")
+    report = combine(reports)
+    report.via, report.graph_breaks = captured.via, list(captured.graph_breaks)
+    report.fallbacks = fallbacks
+    return report
 
 
 def explain_joint(joint_module: fx.GraphModule, *, num_fwd_outputs: int,
@@ -59,8 +86,8 @@ def explain_joint(joint_module: fx.GraphModule, *, num_fwd_outputs: int,
     non-GraphModule, a malformed graph: cycles, uses before definition, foreign nodes, no
     output, call_module nodes; bad ``num_fwd_outputs`` or ``static_lifetime_input_indices``),
     ``options`` that is not an ``Options`` or ``compare`` that is not a bool (``TypeError``),
-    and a graph ``partition`` would
-    hand to PyTorch's partitioner (``ValueError`` naming the construct)."""
+    and a graph ``partition`` would hand to PyTorch's partitioner (``ValueError`` naming the
+    construct)."""
     _check_options("explain_joint", options, compare)
     if options is None:
         options = Options()
@@ -71,7 +98,8 @@ def explain_joint(joint_module: fx.GraphModule, *, num_fwd_outputs: int,
         raise ValueError(f"explain: fusioncut.partition falls back to PyTorch's partitioner "
                          f"for this graph ({reason}); there is no fusioncut decision to "
                          f"explain")
-    jm = copy.deepcopy(joint_module)
+    with _torch_compat.quiet_copies():
+        jm = copy.deepcopy(joint_module)
     t0 = time.perf_counter()
     decision = decide(jm, num_fwd_outputs=num_fwd_outputs,
                       static_lifetime_input_indices=static_lifetime_input_indices,
@@ -85,12 +113,49 @@ def explain_joint(joint_module: fx.GraphModule, *, num_fwd_outputs: int,
     report = report_from_decision(decision, fw, bw, decide_s=t1 - t0, emit_s=t2 - t1,
                                   options=options)
     if compare:
-        for name, fn in (("torch min-cut", _torch_compat.min_cut_rematerialization_partition()),
-                         ("default_partition", _torch_compat.default_partition())):
-            report.methods.append(_run_method(name, fn, joint_module, joint_inputs,
-                                              num_fwd_outputs, static_lifetime_input_indices,
-                                              decision))
+        compare_methods(report, joint_module, joint_inputs, num_fwd_outputs,
+                        static_lifetime_input_indices, options)
     return report
+
+
+def combine(reports: list[Report]) -> Report:
+    """One report over several joint graphs (in order): values, bans and differences of
+    every graph (``graph`` = its index), each method's totals summed."""
+    if len(reports) == 1:
+        return reports[0]
+    first = reports[0]
+    out = Report(mode=first.mode, setting=first.setting, values=[], banned=[], methods=[],
+                 graphs=[], lifted=[], differences=[])
+    for k, r in enumerate(reports):
+        for items in (r.values, r.banned, r.lifted, r.differences):
+            for item in items:
+                item.graph = k
+        out.values += r.values
+        out.banned += r.banned
+        out.lifted += r.lifted
+        out.differences += r.differences
+        out.graphs += r.graphs
+    out.differences.sort(key=lambda d: (-d.nbytes, d.graph, d.name))
+    for name in [m.method for m in first.methods]:
+        parts = [m for r in reports for m in r.methods if m.method == name]
+        out.methods.append(_sum(name, parts, len(reports)))
+    return out
+
+
+def _sum(name: str, parts: list[MethodSummary], num_graphs: int) -> MethodSummary:
+    total = MethodSummary(method=name, time_s=0.0, setting=parts[0].setting if parts else "")
+    errors = [f"graph {k}: {m.error}" for k, m in enumerate(parts) if m.error]
+    if errors or len(parts) != num_graphs:
+        total.time_s = None
+        total.error = "; ".join(errors) or "not run on every graph"
+        return total
+    for m in parts:
+        for f in _SUMMED:
+            setattr(total, f, getattr(total, f) + getattr(m, f))
+        total.saved += m.saved
+        for op, b in m.bytes_by_op.items():
+            total.bytes_by_op[op] = total.bytes_by_op.get(op, 0) + b
+    return total
 
 
 def _check_options(function: str, options: Any, compare: Any) -> None:
@@ -99,16 +164,3 @@ def _check_options(function: str, options: Any, compare: Any) -> None:
                         f"{type(options).__name__}")
     if not isinstance(compare, bool):
         raise TypeError(f"{function}: compare must be True or False, got {compare!r}")
-
-
-def _run_method(name, fn, joint_module, joint_inputs, num_fwd_outputs, static, decision):
-    jm = copy.deepcopy(joint_module)  # torch's partitioners mutate the joint graph
-    t0 = time.perf_counter()
-    try:
-        fw, _ = fn(jm, joint_inputs, num_fwd_outputs=num_fwd_outputs,
-                   static_lifetime_input_indices=static)
-    except Exception as e:  # a peer failing is a result to report, not a reason to stop
-        return MethodSummary(method=name, time_s=None,
-                             error=f"{type(e).__name__}: {str(e).splitlines()[0][:200]}")
-    elapsed = time.perf_counter() - t0
-    return measure(name, fw, decision.graph, decision.costs, decision.static_inputs, elapsed)

@@ -12,7 +12,14 @@ scored the same way on the same graph:
                        ``estimate_runtime`` with the "flops" estimator)
     peak_bytes         the estimated peak of the schedule (peak.py)
 
-``plot_pareto`` draws both on the same axes (needs matplotlib).
+For a model (``pareto(model, *args, **kwargs)``, traced like ``explain``: one joint graph per
+Dynamo graph), every graph is scored alone (``ParetoReport.parts``) and the totals add up
+per budget: one ``memory_budget`` applies to every graph of a compile. The model's frontier is
+then the set of totals one budget reaches (a grid of 101 budgets), and its peak the largest of
+``saved bytes of the earlier graphs + this graph's peak`` (an earlier graph's saved
+activations stay alive while a later graph runs forward and backward).
+
+``charts.plot_pareto`` draws a report (needs matplotlib).
 """
 
 from __future__ import annotations
@@ -29,14 +36,18 @@ import torch.fx as fx
 from fusioncut import _torch_compat
 from fusioncut.budget import Frontier, FrontierPoint, choose, saved_activation_bytes
 from fusioncut.decision import Decision, decide, frontier_of
+from fusioncut.decision import pareto as joint_frontier
 from fusioncut.graph import JointGraph
 from fusioncut.options import Options
 from fusioncut.peak import estimate_peak, phases, recomputed
 from fusioncut.recompute import node_flops, recompute_model
+from fusioncut.report.capture import trace
+from fusioncut.report.compare import torch_extras, torch_setting
 from fusioncut.report.text import format_bytes, format_seconds, table
 
-__all__ = ["BUDGETS", "BudgetRow", "ParetoReport", "PlanScore", "format_pareto", "pareto_dict",
-           "pareto_report", "plot_pareto", "score_saved", "torch_budget_plan"]
+__all__ = ["BUDGETS", "BudgetRow", "ParetoReport", "PlanScore", "combine_pareto",
+           "format_pareto", "pareto", "pareto_dict", "pareto_report", "score_saved",
+           "torch_budget_plan"]
 
 BUDGETS = tuple(round(0.1 * k, 1) for k in range(11))
 
@@ -74,6 +85,10 @@ class ParetoReport:
     rows: list[BudgetRow] = field(default_factory=list)
     frontier_s: float = 0.0  # the whole frontier (sweep, refinement, scores)
     decision: Decision | None = field(default=None, repr=False)
+    parts: list[ParetoReport] = field(default_factory=list)  # per joint graph, when several
+    torch_setting: str = ""  # PyTorch's configuration besides the budget
+    graph_breaks: list[str] = field(default_factory=list)
+    front: Frontier | None = field(default=None, repr=False)
 
 
 def score_saved(decision: Decision, saved: np.ndarray, seconds: np.ndarray,
@@ -98,22 +113,65 @@ def _point_score(decision, point: FrontierPoint, seconds, flops) -> PlanScore:
 
 
 def torch_budget_plan(joint_module: fx.GraphModule, joint_inputs: Any, graph: JointGraph,
-                      num_fwd_outputs: int, static, budget: float) -> tuple[np.ndarray, float]:
+                      num_fwd_outputs: int, static, budget: float,
+                      options: Options | None = None) -> tuple[np.ndarray, float]:
     """PyTorch's saved set at ``budget`` (joint-node indices of ``graph``) and its partition
-    time. Nodes PyTorch creates (RNG state, CSE leftovers) are not joint nodes and are left
-    out."""
+    time, at the setting of ``options`` otherwise (``compare.torch_setting``). Nodes PyTorch
+    creates (RNG state, CSE leftovers) are not joint nodes and are left out."""
     partition = _torch_compat.min_cut_rematerialization_partition()
-    jm = copy.deepcopy(joint_module)
-    with _torch_compat.functorch_config().patch(activation_memory_budget=budget):
-        t0 = time.perf_counter()
-        fw, _ = partition(jm, joint_inputs, num_fwd_outputs=num_fwd_outputs,
-                          static_lifetime_input_indices=static)
-        elapsed = time.perf_counter() - t0
+    patch, _ = torch_setting(options or Options())
+    patch["activation_memory_budget"] = budget
+    with _torch_compat.quiet_copies():
+        jm = copy.deepcopy(joint_module)
+        with _torch_compat.functorch_config().patch(**patch):
+            t0 = time.perf_counter()
+            fw, _ = partition(jm, joint_inputs, num_fwd_outputs=num_fwd_outputs,
+                              static_lifetime_input_indices=static)
+            elapsed = time.perf_counter() - t0
     out = fw.graph.find_nodes(op="output")[0]
     leaves = [a for a in _torch_compat.tree_leaves(list(out.args)) if isinstance(a, fx.Node)]
     by_name = {nd.name: i for i, nd in enumerate(graph.nodes)}
     saved = [by_name[a.name] for a in leaves[num_fwd_outputs:] if a.name in by_name]
     return np.asarray(sorted(set(saved)), dtype=np.int64), elapsed
+
+
+def pareto(target: Any, *args: Any, num_fwd_outputs: int | None = None,
+           options: Options | None = None, budgets=BUDGETS, compare: bool = True,
+           via: str = "dynamo", **kwargs: Any):
+    """The budget frontier of a model, or of one joint graph.
+
+    ``pareto(model, *args, **kwargs)``: call the model the way ``torch.compile`` does
+    (``capture``; ``via`` as in ``explain``) and return a ``ParetoReport``: fusioncut's
+    frontier and, at each of ``budgets``, fusioncut's plan and (if ``compare``) PyTorch's,
+    scored alike, summed over the model's joint graphs.
+
+    ``pareto(joint_module, joint_inputs=None, num_fwd_outputs=n,
+    static_lifetime_input_indices=None, options=None)``: the ``Frontier`` of one joint graph
+    in hand (``decision.pareto``: every plan with its saved set).
+
+    Recomputation is priced on ``options.device`` (the "h100" preset when None); a memory
+    target in ``options`` is ignored (every budget is scored). Rejects what ``explain``
+    rejects, and a budget outside [0, 1] (``ValueError``)."""
+    if num_fwd_outputs is not None:
+        return joint_frontier(target, *args, num_fwd_outputs=num_fwd_outputs, options=options,
+                              **kwargs)
+    if options is not None and not isinstance(options, Options):
+        raise TypeError(f"pareto: options must be a fusioncut.Options, got "
+                        f"{type(options).__name__}")
+    budgets = tuple(budgets)
+    bad = [b for b in budgets if isinstance(b, bool) or not isinstance(b, (int, float))
+           or not 0.0 <= b <= 1.0]
+    if not budgets or bad:
+        raise ValueError(f"pareto: budgets = {bad or list(budgets)!r} is invalid; expected "
+                         "numbers in [0, 1]")
+    captured = trace("pareto", target, args, kwargs, via=via)
+    parts = [pareto_report(j.joint_module, j.joint_inputs, num_fwd_outputs=j.num_fwd_outputs,
+                           static_lifetime_input_indices=j.static_lifetime_input_indices,
+                           options=options, budgets=budgets, compare=compare)
+             for j in captured.graphs]
+    report = combine_pareto(parts)
+    report.graph_breaks = list(captured.graph_breaks)
+    return report
 
 
 def pareto_report(joint_module: fx.GraphModule, joint_inputs: Any = None, *,
@@ -138,7 +196,8 @@ def pareto_report(joint_module: fx.GraphModule, joint_inputs: Any = None, *,
     frontier_s = time.perf_counter() - t0
     report = ParetoReport(num_nodes=graph.num_nodes, device=device.name,
                           frontier=[_point_score(decision, p, seconds, flops) for p in points],
-                          frontier_s=frontier_s, decision=decision)
+                          frontier_s=frontier_s, decision=decision,
+                          torch_setting=", ".join(torch_extras(options)), front=front)
     for b in budgets:
         t1 = time.perf_counter()
         choice = choose(front, memory_budget=b)
@@ -148,7 +207,7 @@ def pareto_report(joint_module: fx.GraphModule, joint_inputs: Any = None, *,
             try:
                 saved, elapsed = torch_budget_plan(
                     joint_module, joint_inputs, graph, num_fwd_outputs,
-                    static_lifetime_input_indices, b)
+                    static_lifetime_input_indices, b, options)
                 theirs = score_saved(decision, saved, seconds, flops)
                 theirs.partition_s = elapsed
             except Exception as e:  # a peer failing is a result to report
@@ -168,76 +227,83 @@ def format_pareto(report: ParetoReport) -> str:
     """The frontier and both partitioners' plans at each budget, as a table."""
     rows = []
     for r in report.rows:
-        f, t = r.fusioncut, r.torch
+        f, t, same = r.fusioncut, r.torch, r.at_torch_bytes
         rows.append([f"{r.budget:g}", format_bytes(f.saved_bytes), format_bytes(f.peak_bytes),
                      format_seconds(f.recompute_seconds), f"{f.torch_flops:.3g}",
                      t.error or format_bytes(t.saved_bytes),
                      "" if t.error else format_bytes(t.peak_bytes),
                      "" if t.error else format_seconds(t.recompute_seconds),
-                     "" if t.error else f"{t.torch_flops:.3g}"])
-    head = (f"fusioncut pareto: {report.num_nodes} joint-graph nodes; {len(report.frontier)} "
-            f"plans on the frontier (found in {format_seconds(report.frontier_s)}); "
-            f"recomputation priced on {report.device}\n")
-    return "\n".join([head] + table(
+                     "" if t.error else f"{t.torch_flops:.3g}",
+                     format_seconds(same.recompute_seconds) if same is not None else "-"])
+    graphs = f" in {len(report.parts)} joint graphs" if report.parts else ""
+    setting = f"; PyTorch with {report.torch_setting}" if report.torch_setting else ""
+    head = [f"fusioncut pareto: {report.num_nodes} joint-graph nodes{graphs}; "
+            f"{len(report.frontier)} plans on the frontier (found in "
+            f"{format_seconds(report.frontier_s)}); recomputation priced on "
+            f"{report.device}{setting}"]
+    if report.graph_breaks:
+        head.append("Dynamo graph breaks: " + "; ".join(report.graph_breaks[:3]))
+    head.append("(a budget is a fraction of each partitioner's own range, so the two columns "
+                "differ at one budget; the last column is fusioncut's recompute time at "
+                "PyTorch's saved bytes)\n")
+    return "\n".join(head + table(
         ["budget", "fusioncut saved", "peak", "recompute", "FLOPs", "PyTorch saved", "peak",
-         "recompute", "FLOPs"], rows, right={1, 2, 3, 4, 5, 6, 7, 8}))
+         "recompute", "FLOPs", "fusioncut at PyTorch's bytes"], rows,
+        right=set(range(1, 10))))
 
 
 def pareto_dict(report: ParetoReport) -> dict:
-    """JSON-able: the frontier's plans and both partitioners' plans at each budget."""
+    """JSON-able: the frontier's plans and both partitioners' plans at each budget (and the
+    same per joint graph under ``parts`` when there are several)."""
     return {"num_nodes": report.num_nodes, "device": report.device,
-            "frontier_s": report.frontier_s,
+            "frontier_s": report.frontier_s, "torch_setting": report.torch_setting,
+            "graph_breaks": report.graph_breaks,
             "frontier": [vars(p) for p in report.frontier],
             "rows": [{"budget": r.budget, "fusioncut": vars(r.fusioncut),
                       "torch": vars(r.torch),
                       "fusioncut_at_torch_bytes": (vars(r.at_torch_bytes) if r.at_torch_bytes
-                                                   else None)} for r in report.rows]}
+                                                   else None)} for r in report.rows],
+            "parts": [pareto_dict(p) for p in report.parts]}
 
 
-def plot_pareto(report: ParetoReport, path: str, title: str = "") -> None:
-    """Recompute time against saved bytes (fusioncut's frontier, both methods' plans at each
-    budget) and the estimated peak against the budget, as PNG or SVG."""
-    try:
-        import matplotlib
+def combine_pareto(parts: list[ParetoReport]) -> ParetoReport:
+    """One report for a model of several joint graphs (see the module docstring)."""
+    if len(parts) == 1:
+        return parts[0]
+    first = parts[0]
+    # Frontier scores by point, per part (``front.points`` lists the scored plans in order).
+    scored = [{id(q): score for q, score in zip(p.front.points, p.frontier)} for p in parts]
+    frontier: list[PlanScore] = []
+    for b in (k / 100 for k in range(100, -1, -1)):
+        score = _sum_scores([s[id(p.front.for_budget(b))] for p, s in zip(parts, scored)])
+        if not frontier or score.saved_bytes < frontier[-1].saved_bytes:
+            frontier.append(score)
+    rows = []
+    for k, row in enumerate(first.rows):
+        pick = [p.rows[k] for p in parts]
+        same = [r.at_torch_bytes for r in pick]
+        rows.append(BudgetRow(row.budget, _sum_scores([r.fusioncut for r in pick]),
+                              _sum_scores([r.torch for r in pick]),
+                              None if any(s is None for s in same) else _sum_scores(same)))
+    return ParetoReport(num_nodes=sum(p.num_nodes for p in parts), device=first.device,
+                        frontier=frontier, rows=rows,
+                        frontier_s=sum(p.frontier_s for p in parts), parts=parts,
+                        torch_setting=first.torch_setting)
 
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError as e:
-        raise ImportError("plot_pareto needs matplotlib (pip install matplotlib)") from e
-    mib = 2.0 ** 20
-    fig, (ax, ax2) = plt.subplots(1, 2, figsize=(12, 4.8))
-    fx_ = [p.saved_bytes / mib for p in report.frontier]
-    fy = [p.recompute_seconds * 1e3 for p in report.frontier]
-    ax.plot(fx_, fy, "-", color="#2b6cb0", lw=1.2, label="fusioncut frontier")
-    # method, name, colour, marker, label offset, line style, z-order, marker size: fusioncut
-    # drawn over PyTorch, its labels above its points and PyTorch's below
-    styles = (("fusioncut", "fusioncut", "#2b6cb0", "o", (4, 3), "-", 3, 6),
-              ("torch", "PyTorch", "#c05621", "s", (4, -9), "--", 2, 4))
-    for method, name, color, marker, offset, ls, z, size in styles:
-        rows = [(r.budget, getattr(r, method)) for r in report.rows
-                if getattr(r, method).error is None]
-        ax.scatter([s.saved_bytes / mib for _, s in rows],
-                   [s.recompute_seconds * 1e3 for _, s in rows], color=color, marker=marker,
-                   zorder=3, label=f"{name} at budgets 0..1")
-        at: dict[tuple[float, float], list[float]] = {}  # budgets that chose one plan
-        for b, s in rows:
-            at.setdefault((s.saved_bytes / mib, s.recompute_seconds * 1e3), []).append(b)
-        for xy, budgets in at.items():
-            label = f"{min(budgets):g}" if len(budgets) == 1 else \
-                f"{min(budgets):g}-{max(budgets):g}"
-            ax.annotate(label, xy, textcoords="offset points", fontsize=7, color=color,
-                        xytext=offset)
-        ax2.plot([b for b, _ in rows], [s.peak_bytes / mib for _, s in rows], marker=marker,
-                 color=color, label=name, ls=ls, zorder=z, markersize=size)
-    ax.set_xlabel("saved activation memory (MiB)")
-    ax.set_ylabel(f"estimated recompute time on {report.device} (ms)")
-    ax.grid(alpha=0.3)
-    ax.legend(fontsize=8)
-    ax2.set_xlabel("activation memory budget")
-    ax2.set_ylabel("estimated peak memory (MiB)")
-    ax2.grid(alpha=0.3)
-    ax2.legend(fontsize=8)
-    fig.suptitle(title or f"budget frontier ({report.num_nodes} joint-graph nodes)")
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
+
+def _sum_scores(scores: list[PlanScore]) -> PlanScore:
+    """Plans of consecutive joint graphs as one: bytes, seconds and counts add up; the peak
+    is the largest of each graph's peak over the activations the graphs before it keep."""
+    errors = [s.error for s in scores if s.error]
+    if errors:
+        return PlanScore(0, 0.0, 0.0, 0, 0, 0, error=errors[0])
+    held, peak = 0, 0
+    for s in scores:
+        peak = max(peak, held + s.peak_bytes)
+        held += s.saved_bytes
+    times = [s.partition_s for s in scores]
+    return PlanScore(saved_bytes=held, recompute_seconds=sum(s.recompute_seconds for s in scores),
+                     torch_flops=sum(s.torch_flops for s in scores), peak_bytes=peak,
+                     num_saved=sum(s.num_saved for s in scores),
+                     num_recomputed=sum(s.num_recomputed for s in scores),
+                     partition_s=None if any(t is None for t in times) else sum(times))

@@ -1,37 +1,48 @@
-"""Pictures of a ``Report``: the joint graph with the cut (SVG), saved bytes by method (bars).
+"""The joint graph and its cut as SVG: readable at the width of a screen, a tooltip per node.
 
-``cut_svg(report)`` draws the forward band above a dashed cut line and the backward band below
-it, so that every edge crossing the line is a value handed from forward to backward::
+``cut_svg(report)`` draws one joint graph (``graph=k``; default: the one keeping the most
+activation bytes) as strips, each a forward band above a dashed cut line and a backward band
+below it, so that every edge crossing a line is a value handed from forward to backward::
 
-      forward band     [in] ── [mm] ── [mul] ── [SAVED] ...      (saved: green, closest to
-                                          │                        the line; banned: red)
-    ─ ─ ─ ─ ─ ─ cut ─ ─ ─ ─ ─ ─ ─ ─ ─ ─ ─ ┼ ─ ─ ─ ─ ─ ─ ─ ─ ─ ─ ─ ─
-      backward band    [RECOMPUTED] ── [mm_5] ── [mul_9] ...      (recomputed: purple)
+      forward band     [mm] ── [mul] ── [SAVED] ...  [≡ blocks.0 ×3] ...   (saved: green, on
+                                           │                                the line; banned:
+    ─ ─ ─ ─ ─ ─ cut ─ ─ ─ ─ ─ ─ ─ ─ ─ ─ ─ ┼ ─ ─ ─ ─ ─ ─ ─ ─ ─ ─ ─ ─       red)
+      backward band    [RECOMPUTED] ── [mm_5] ...                          (recomputed: purple)
 
 x is the forward depth; a backward node sits under the latest forward-side value it reads,
-so the backward of a layer lies under that layer's forward. A large graph keeps only the
-nodes within ``hops`` edges of the cut (saved and recomputed nodes and their readers) and
-collapses the rest into grey counted boxes; when more than ``max_columns`` columns remain,
-a window around ``focus`` (a node name; default: the middle of the saved set) is shown and
-the columns outside it collapse into boxes too. The SVG is plain text with a tooltip per
-node (name, op, shape, bytes, reason); no graphviz.
+so the backward of a layer lies under that layer's forward. What is drawn:
 
-``bytes_chart(report, path)`` needs matplotlib (PNG or SVG by the file's extension).
+- the nodes within ``hops`` edges of the cut (saved and recomputed nodes and their readers);
+  the rest collapse into grey counted boxes between the columns;
+- repeated structure folds: the layers of one ``nn.ModuleList`` (``nn_module_stack``, as
+  Dynamo and AOTAutograd record it) whose ops and fates equal the first such layer's are one
+  box each, "≡ blocks.0";
+- columns fill strips of at most ``width`` pixels, one under the other; a graph wider than
+  ``max_columns`` columns is windowed around ``focus`` (a node name; default: the middle of
+  the saved set), the columns outside it counted in boxes at the edges;
+- a column shows at most ``MAX_STACK`` nodes per band, and a box counts the rest.
+
+Every node's full name, op, shape, size and reason are in its tooltip (``<title>``). No
+graphviz. ``bytes_chart`` and ``plot_pareto`` (matplotlib) live in ``charts`` and are
+re-exported here.
 """
 
 from __future__ import annotations
 
 import bisect
 import html
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from fusioncut.graph import Role
 from fusioncut.report.build import adjacency, shape_of
+from fusioncut.report.charts import bytes_chart, plot_pareto
+from fusioncut.report.model import HANDED_ON, Fate
 from fusioncut.report.text import format_bytes
 
-__all__ = ["COLORS", "bytes_chart", "cut_svg", "write_cut_svg"]
+__all__ = ["COLORS", "MAX_STACK", "bytes_chart", "cut_svg", "plot_pareto", "write_cut_svg"]
 
 COLORS = {
     "input": "#d9d9d9",
@@ -41,6 +52,7 @@ COLORS = {
     "recomputed": "#9f7aea",
     "backward": "#fde9c8",
     "collapsed": "#f3f3f3",
+    "folded": "#e6f0e6",
 }
 _STROKE = {"banned": "#cc0000", "saved": "#1c5e36", "recomputed": "#553c9a"}
 _TEXT_LIGHT = {"saved", "recomputed"}
@@ -52,10 +64,15 @@ _LABELS = {
     "recomputed": "recomputed in backward",
     "backward": "backward",
     "collapsed": "collapsed (count)",
+    "folded": "repeated layer (folded)",
 }
 
-NODE_W, NODE_H, COL_GAP, ROW_GAP, GAP_W = 76, 20, 12, 6, 34
-MARGIN, LEGEND_H, CUT_GAP, MAX_MERGE = 16, 58, 40, 4
+NODE_W, NODE_H, COL_GAP, ROW_GAP, GAP_W = 96, 20, 10, 5, 34
+MARGIN, HEAD_H, CUT_GAP, STRIP_GAP, MAX_MERGE = 16, 58, 40, 26, 4
+MAX_STACK = 8
+"""Nodes shown per column and band; a box counts the others."""
+_CHAR_W = 5.6  # px per character at font-size 10
+_LAYER = re.compile(r"\.(\d+)(?=\.|$)")
 
 
 @dataclass
@@ -67,16 +84,15 @@ class _Node:
     tip: str
 
 
-def _classify(report: Any):
+def _classify(g: Any):
     """Per joint node: its category and band, or None when it is in neither module."""
-    d = report.decision
+    d = g.decision
     graph, policy = d.graph, d.policy
-    n = graph.num_nodes
     names = [nd.name for nd in graph.nodes]
-    in_bw = {nd.name for nd in report.bw_module.graph.nodes if nd.op == "call_function"}
+    in_bw = {nd.name for nd in g.bw_module.graph.nodes if nd.op == "call_function"}
     saved = set(int(i) for i in d.saved)
-    cats: list[tuple[str, int] | None] = [None] * n
-    for i in range(n):
+    cats: list[tuple[str, int] | None] = [None] * graph.num_nodes
+    for i in range(graph.num_nodes):
         r = graph.role[i]
         if i in saved:
             cats[i] = ("saved", 0)
@@ -91,9 +107,8 @@ def _classify(report: Any):
     return cats
 
 
-def _tooltip(report: Any, i: int, cat: str) -> str:
-    d = report.decision
-    graph, policy = d.graph, d.policy
+def _tooltip(g: Any, why: dict[str, str], i: int, cat: str) -> str:
+    graph, policy = g.decision.graph, g.decision.policy
     node = graph.nodes[i]
     val = node.meta.get("val")
     parts = [f"{node.name} = {graph.op_name(i)}", _LABELS[cat]]
@@ -101,23 +116,72 @@ def _tooltip(report: Any, i: int, cat: str) -> str:
     if shape:
         parts.append(f"{'x'.join(map(str, shape))} {str(val.dtype).replace('torch.', '')}, "
                      f"{format_bytes(int(graph.nbytes[i]))}")
-    for s in report.saved:
-        if s.name == node.name:
-            parts.append(s.why)
-    if policy.ban[i] is not None and cat != "saved":
+    if node.name in why:
+        parts.append(why[node.name])
+    elif policy.ban[i] is not None and cat == "banned":
         parts.append(f"banned: {policy.ban[i]}")
     return "\n".join(parts)
 
 
-def _layout(report: Any, hops: int, max_columns: int, focus: str | None):
-    graph = report.decision.graph
+def _layer_of(node: Any) -> tuple[str, int] | None:
+    """(module list path, index) of the outermost ``nn.ModuleList`` entry a node belongs
+    to, from its (or, in the backward, its forward's) ``nn_module_stack``."""
+    stack = node.meta.get("nn_module_stack") or node.meta.get("fwd_nn_module_stack")
+    if not stack:
+        return None
+    for entry in stack.values():
+        path = entry[0] if isinstance(entry, tuple) else str(entry)
+        m = _LAYER.search(path)
+        if m is not None:
+            return path[:m.start()], int(m.group(1))
+    return None
+
+
+def _folds(graph: Any, cats: list) -> tuple[dict[int, str], dict[str, str]]:
+    """Nodes of repeated layers that fold (node -> its layer's name) and, per folded layer,
+    the layer it repeats: layers of one list whose forward ops and fates, and whose backward
+    ops, equal those of the list's first layer."""
+    members: dict[tuple[str, int], list[int]] = {}
+    for i, nd in enumerate(graph.nodes):
+        if cats[i] is None or cats[i][0] == "input":
+            continue
+        layer = _layer_of(nd)
+        if layer is not None:
+            members.setdefault(layer, []).append(i)
+    signature = {key: tuple((graph.op_name(i), cats[i][0]) for i in nodes)
+                 for key, nodes in members.items()}
+    first: dict[str, tuple[str, int]] = {}
+    for key in sorted(members, key=lambda k: (k[0], k[1])):
+        first.setdefault(key[0], key)
+    folded: dict[int, str] = {}
+    like: dict[str, str] = {}
+    for key, nodes in members.items():
+        base = first[key[0]]
+        if key == base or signature[key] != signature[base]:
+            continue
+        name = _short(f"{key[0]}.{key[1]}")
+        like[name] = _short(f"{base[0]}.{base[1]}")
+        for i in nodes:
+            folded[i] = name
+    return folded, like
+
+
+def _short(path: str) -> str:
+    """A module path without Dynamo's ``L['self'].`` prefix."""
+    return re.sub(r"^L\[[^\]]*\](\[\d+\])?\.?", "", path)
+
+
+def _layout(g: Any, why: dict[str, str], hops: int, max_columns: int, focus: str | None,
+            fold: bool):
+    graph = g.decision.graph
     n = graph.num_nodes
     users, inputs = adjacency(graph)
-    cats = _classify(report)
+    cats = _classify(g)
+    folded, like = _folds(graph, cats) if fold else ({}, {})
 
     # x: forward depth for the forward band and recomputed nodes; a backward node sits under
     # the latest forward-side value it reads (the backward of a layer under the layer).
-    x = [None] * n
+    x: list[int | None] = [None] * n
     fmax = 0
     is_input = graph.role <= Role.CONSTANT
     for i in range(n):
@@ -138,23 +202,30 @@ def _layout(report: Any, hops: int, max_columns: int, focus: str | None):
         bwd = [x[j] for j in inputs[i] if x[j] is not None and not is_input[j]]
         x[i] = max(fwd) if fwd else (min(bwd) if bwd else fmax + 1)
 
+    # A folded layer is one box (per band), at the median depth of its forward (a few of
+    # its nodes may read only inputs and sit far to the left).
+    depths: dict[str, list[int]] = {}
+    for i, name in folded.items():
+        if cats[i][1] == 0 and x[i] is not None:
+            depths.setdefault(name, []).append(x[i])
+    for i, name in folded.items():
+        if name in depths:
+            x[i] = sorted(depths[name])[len(depths[name]) // 2]
+
     # Region: the cut (saved, recomputed) and everything within `hops` edges of it. Graph
-    # inputs (parameters above all) are alive anyway and are not drawn, only counted.
+    # inputs (parameters above all) are alive anyway and are not drawn, only counted;
+    # folded layers are drawn as one box each.
     drawable = [cats[i] is not None and not is_input[i] for i in range(n)]
-    core = {i for i in range(n) if drawable[i] and cats[i][0] in ("saved", "recomputed")}
+    own = [drawable[i] and i not in folded for i in range(n)]
+    core = {i for i in range(n) if own[i] and cats[i][0] in ("saved", "recomputed")}
     region = set(core)
     frontier = set(core)
     for _ in range(hops):
-        nxt = set()
-        for v in frontier:
-            for u in users[v] + inputs[v]:
-                if drawable[u] and u not in region:
-                    nxt.add(u)
+        nxt = {u for v in frontier for u in users[v] + inputs[v] if own[u] and u not in region}
         region |= nxt
         frontier = nxt
     # Columns that hold a region node; up to MAX_MERGE neighbouring columns merge into one
     # (their nodes stack) to fit `max_columns`; what is left is windowed around `focus`.
-    # Everything else collapses into the gaps between columns.
     cols = sorted({x[i] for i in region}) or [0]
     col_of = {c: k for k, c in enumerate(cols)}
     merge = max(1, min(MAX_MERGE, -(-len(cols) // max_columns)))
@@ -172,27 +243,28 @@ def _layout(report: Any, hops: int, max_columns: int, focus: str | None):
         lo = max(0, min(center - max_columns // 2, nb - max_columns))
         hi = lo + max_columns
 
-    # Slots: "L" (columns left of the window), then per column: the column and its gap.
+    # Slots: "L" (columns left of the window), per column its column and its gap, then "R".
     visible: list[_Node] = []
-    boxes: dict[tuple[int, str], int] = {}  # (band, slot key) -> hidden count
+    boxes: dict[tuple[int, str], int] = {}  # (band, slot) -> hidden count
+    layers: dict[str, set] = {}  # slot -> names of the folded layers it holds
     for i in range(n):
-        c = cats[i]
         if not drawable[i]:
             continue
+        c = cats[i]
         k = max(0, bisect.bisect_right(cols, x[i]) - 1) // merge
         if k < lo:
             key = "L"
         elif k >= hi:
             key = "R"
         elif i in region:
-            visible.append(_Node(i, c[0], c[1], (k, x[i]), _tooltip(report, i, c[0])))
+            visible.append(_Node(i, c[0], c[1], (k, x[i]), _tooltip(g, why, i, c[0])))
             continue
         else:
             key = f"g{k}"
+        if i in folded and key.startswith("g"):
+            layers.setdefault(key, set()).add(folded[i])
         boxes[(c[1], key)] = boxes.get((c[1], key), 0) + 1
-    slots: list[str] = []
-    if any(k[1] == "L" for k in boxes):
-        slots.append("L")
+    slots: list[str] = ["L"] if any(k[1] == "L" for k in boxes) else []
     for k in range(lo, hi):
         slots.append(f"c{k}")
         if any(b[1] == f"g{k}" for b in boxes):
@@ -200,84 +272,127 @@ def _layout(report: Any, hops: int, max_columns: int, focus: str | None):
     if any(k[1] == "R" for k in boxes):
         slots.append("R")
     hidden_inputs = int(sum(1 for i in range(n) if cats[i] is not None and is_input[i]))
-    return visible, boxes, slots, users, hidden_inputs
+    return visible, boxes, slots, users, hidden_inputs, layers, like
 
 
-def cut_svg(report: Any, *, hops: int = 1, max_columns: int = 28,
-            focus: str | None = None, title: str | None = None) -> str:
-    """SVG text of the joint graph and its cut (see the module docstring)."""
-    if report.decision is None or report.bw_module is None:
+def _slot_width(slot: str, layers: dict[str, set], like: dict[str, str]) -> int:
+    if slot in layers:
+        return max(NODE_W, int(_CHAR_W * (len(_fold_text(layers[slot], like)) + 2)))
+    return NODE_W if slot[0] in "cLR" else GAP_W
+
+
+def _fold_text(names: set, like: dict[str, str]) -> str:
+    first = sorted(names)[0]
+    return f"\u2261 {like[first]}" + (f" \u00d7{len(names)}" if len(names) > 1 else "")
+
+
+def cut_svg(report: Any, *, graph: int | None = None, hops: int = 1, max_columns: int = 60,
+            focus: str | None = None, title: str | None = None, width: int = 1400,
+            fold: bool = True) -> str:
+    """SVG text of one joint graph and its cut (see the module docstring)."""
+    g = report.graph(graph) if report.graphs else None
+    if g is None or g.decision is None or g.bw_module is None:
         raise ValueError("cut_svg: the report carries no decision (was it loaded from JSON?)")
-    if not isinstance(hops, int) or hops < 0:
+    if not isinstance(hops, int) or isinstance(hops, bool) or hops < 0:
         raise ValueError(f"cut_svg: hops = {hops!r} is invalid; expected an integer >= 0")
-    if not isinstance(max_columns, int) or max_columns < 1:
+    if not isinstance(max_columns, int) or isinstance(max_columns, bool) or max_columns < 1:
         raise ValueError(f"cut_svg: max_columns = {max_columns!r} is invalid; expected an "
                          "integer >= 1")
-    visible, boxes, slots, users, hidden_inputs = _layout(report, hops, max_columns, focus)
-    slot_x, slot_w, cursor = {}, {}, MARGIN
-    for s in slots:
-        slot_x[s] = cursor
-        slot_w[s] = NODE_W if s.startswith("c") or s in ("L", "R") else GAP_W
-        cursor += slot_w[s] + COL_GAP
+    if not isinstance(width, int) or isinstance(width, bool) or width < 2 * NODE_W:
+        raise ValueError(f"cut_svg: width = {width!r} is invalid; expected an integer >= "
+                         f"{2 * NODE_W} (pixels)")
+    index = report.graphs.index(g)
+    values = [v for v in report.values if v.graph == index]
+    why = {v.name: v.why for v in values}
+    visible, boxes, slots, users, hidden_inputs, layers, like = _layout(
+        g, why, hops, max_columns, focus, fold)
 
-    # Stack nodes per (band, column): the cut's own nodes closest to the line.
-    priority = {"saved": 0, "recomputed": 0, "banned": 1, "forward": 2, "backward": 2,
-                "input": 3}
+    # Strips: slots left to right, a new strip when the next slot would pass `width`.
+    place: dict[str, tuple[int, float]] = {}  # slot -> (strip, x)
+    strip, cursor = 0, MARGIN
+    for s in slots:
+        w = _slot_width(s, layers, like)
+        if cursor + w > width - MARGIN and cursor > MARGIN:
+            strip, cursor = strip + 1, MARGIN
+        place[s] = (strip, cursor)
+        cursor += w + COL_GAP
+    num_strips = strip + 1
+
+    # Stack nodes per (band, column): the cut's own nodes closest to the line; at most
+    # MAX_STACK, the rest counted.
+    priority = {"saved": 0, "recomputed": 0, "banned": 1, "forward": 2, "backward": 2}
     stacks: dict[tuple[int, str], list[_Node]] = {}
     for v in visible:
         stacks.setdefault((v.band, f"c{v.x[0]}"), []).append(v)
-    depth = [1, 1]
-    for (band, _), vs in stacks.items():
+    overflow: dict[tuple[int, str], int] = {}
+    for key, vs in stacks.items():
         vs.sort(key=lambda v: (priority[v.cat], v.x[1], v.i))
-        depth[band] = max(depth[band], len(vs))
-    for (band, _) in boxes:
-        depth[band] = max(depth[band], 1)
-    row = NODE_H + ROW_GAP
-    fw_h = depth[0] * row
-    bw_h = depth[1] * row
-    top = MARGIN + LEGEND_H
-    cut_y = top + fw_h + CUT_GAP / 2
-    width = max(int(cursor + MARGIN), 900)
-    height = int(top + fw_h + CUT_GAP + bw_h + MARGIN)
-
-    pos: dict[int, tuple[float, float]] = {}
+        if len(vs) > MAX_STACK:
+            overflow[key] = len(vs) - (MAX_STACK - 1)
+            del vs[MAX_STACK - 1:]
+    depth = [[1, 1] for _ in range(num_strips)]
     for (band, slot), vs in stacks.items():
-        for r, v in enumerate(vs):
-            y = (top + fw_h - (r + 1) * row + ROW_GAP) if band == 0 else (
-                cut_y + CUT_GAP / 2 + r * row)
-            pos[v.i] = (slot_x[slot], y)
+        k = place[slot][0]
+        depth[k][band] = max(depth[k][band], len(vs) + (1 if (band, slot) in overflow else 0))
+    row = NODE_H + ROW_GAP
+    strip_top, y = [], MARGIN + HEAD_H
+    for k in range(num_strips):
+        strip_top.append(y)
+        y += (depth[k][0] + depth[k][1]) * row + CUT_GAP + STRIP_GAP
+    height = int(y - STRIP_GAP + MARGIN)
+    total_w = int(max(x for _, x in place.values()) + NODE_W + MARGIN) if place else width
+    svg_w = max(min(width, total_w), 900)
 
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
-           f'viewBox="0 0 {width} {height}" font-family="Helvetica, Arial, sans-serif">',
-           f'<rect width="{width}" height="{height}" fill="white"/>']
-    fc = report.fusioncut
+    def cut_y(k: int) -> float:
+        return strip_top[k] + depth[k][0] * row + CUT_GAP / 2
+
+    def slot_y(k: int, band: int, r: int) -> float:
+        return (cut_y(k) - CUT_GAP / 2 - (r + 1) * row + ROW_GAP) if band == 0 else \
+            (cut_y(k) + CUT_GAP / 2 + r * row)
+
+    pos: dict[int, tuple[float, float, int]] = {}
+    for (band, slot), vs in stacks.items():
+        k, x0 = place[slot]
+        for r, v in enumerate(vs):
+            pos[v.i] = (x0, slot_y(k, band, r), k)
+
+    graph_ = g.decision.graph
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{svg_w}" height="{height}" '
+           f'viewBox="0 0 {svg_w} {height}" font-family="Helvetica, Arial, sans-serif">',
+           f'<rect width="{svg_w}" height="{height}" fill="white"/>']
+    fc = g.methods[0]
+    n_acts = sum(v.fate in HANDED_ON and v.kind not in ("input", "static input")
+                 for v in values)
+    n_rec = sum(v.fate == Fate.RECOMPUTED.value and not v.is_view for v in values)
     heading = title or "fusioncut: the joint graph and its cut"
-    n_acts = sum(s.kind not in ("input", "static input") for s in report.saved)
-    sub = (f"{n_acts} saved values ({format_bytes(fc.saved_bytes)} activations), "
-           f"{sum(not r.is_view for r in report.recomputed)} ops recomputed, "
-           f"{report.num_nodes} nodes; showing {len(visible)} within {hops} hop(s) of the cut "
-           f"({hidden_inputs} graph inputs not drawn)")
+    which = f"graph {index} of {len(report.graphs)}: " if len(report.graphs) > 1 else ""
+    folded_note = (f"; {len(like)} repeated layers folded ({', '.join(sorted(like)[:3])}"
+                   f"{' ...' if len(like) > 3 else ''})") if like else ""
+    sub = (f"{which}{n_acts} saved values ({format_bytes(fc.saved_bytes)} of activations), "
+           f"{n_rec} ops recomputed, {graph_.num_nodes} nodes; {report.setting}; showing "
+           f"{len(visible)} nodes within {hops} hop(s) of the cut ({hidden_inputs} graph "
+           f"inputs not drawn){folded_note}")
     out.append(f'<text x="{MARGIN}" y="{MARGIN + 12}" font-size="15" font-weight="bold">'
                f'{html.escape(heading)}</text>')
     out.append(f'<text x="{MARGIN}" y="{MARGIN + 28}" font-size="11" fill="#444">'
                f'{html.escape(sub)}</text>')
     lx = MARGIN
-    for cat in ("input", "forward", "banned", "saved", "recomputed", "backward", "collapsed"):
+    for cat in ("input", "forward", "banned", "saved", "recomputed", "backward", "collapsed",
+                "folded"):
         out.append(_rect(lx, MARGIN + 36, 14, 12, cat))
         out.append(f'<text x="{lx + 18}" y="{MARGIN + 46}" font-size="11">{_LABELS[cat]}</text>')
         lx += 24 + 6.2 * len(_LABELS[cat])
 
-    # Edges first (under the nodes): cut-crossing edges bold, others faint.
-    edges = []
+    # Edges first (under the nodes), within a strip: cut-crossing edges bold, others faint.
     for v in visible:
         if v.i not in pos:
             continue
-        x0, y0 = pos[v.i]
+        x0, y0, k0 = pos[v.i]
         for u in users[v.i]:
-            if u not in pos:
+            if u not in pos or pos[u][2] != k0:
                 continue
-            x1, y1 = pos[u]
-            crossing = v.band == 0 and y1 > cut_y
+            x1, y1, _ = pos[u]
+            crossing = v.band == 0 and y1 > cut_y(k0)
             sx, sy = x0 + NODE_W / 2, y0 + (NODE_H if y1 >= y0 else 0)
             tx, ty = x1 + NODE_W / 2, y1 + (0 if y1 >= y0 else NODE_H)
             if abs(y1 - y0) < 1:  # same row: side to side
@@ -286,47 +401,72 @@ def cut_svg(report: Any, *, hops: int = 1, max_columns: int = 28,
             path = f"M{sx:.0f},{sy:.0f} C{sx:.0f},{my:.0f} {tx:.0f},{my:.0f} {tx:.0f},{ty:.0f}"
             if crossing:
                 color = "#1c5e36" if v.cat == "saved" else "#666"
-                edges.append(f'<path d="{path}" fill="none" stroke="{color}" '
-                             f'stroke-width="1.6" opacity="0.85"/>')
+                out.append(f'<path d="{path}" fill="none" stroke="{color}" '
+                           f'stroke-width="1.6" opacity="0.85"/>')
             else:
-                edges.append(f'<path d="{path}" fill="none" stroke="#9aa" stroke-width="0.7" '
-                             f'opacity="0.6"/>')
-    out.extend(edges)
+                out.append(f'<path d="{path}" fill="none" stroke="#9aa" stroke-width="0.7" '
+                           f'opacity="0.6"/>')
 
-    out.append(f'<line x1="{MARGIN / 2}" y1="{cut_y:.0f}" x2="{width - MARGIN / 2}" '
-               f'y2="{cut_y:.0f}" stroke="#d62728" stroke-width="2.5" stroke-dasharray="10,6"/>')
-    label = (f"\u2191 forward    cut: {n_acts} values saved, "
-             f"{format_bytes(fc.saved_bytes)}    \u2193 backward")
-    out.append(f'<rect x="{MARGIN - 4}" y="{cut_y - 8:.0f}" width="{6.6 * len(label):.0f}" '
-               f'height="16" fill="white" opacity="0.9"/>')
-    out.append(f'<text x="{MARGIN}" y="{cut_y + 4:.0f}" font-size="12" font-weight="bold" '
+    for k in range(num_strips):
+        yk = cut_y(k)
+        out.append(f'<line x1="{MARGIN / 2}" y1="{yk:.0f}" x2="{svg_w - MARGIN / 2}" '
+                   f'y2="{yk:.0f}" stroke="#d62728" stroke-width="2.5" '
+                   f'stroke-dasharray="10,6"/>')
+    label = (f"\u2191 forward    cut: {n_acts} values saved, {format_bytes(fc.saved_bytes)}"
+             f"    \u2193 backward")
+    out.append(f'<rect x="{MARGIN - 4}" y="{cut_y(0) - 8:.0f}" '
+               f'width="{6.6 * len(label):.0f}" height="16" fill="white" opacity="0.9"/>')
+    out.append(f'<text x="{MARGIN}" y="{cut_y(0) + 4:.0f}" font-size="12" font-weight="bold" '
                f'fill="#d62728">{html.escape(label)}</text>')
 
     for v in visible:
-        x0, y0 = pos[v.i]
-        name = report.decision.graph.nodes[v.i].name
-        label = name if len(name) <= 12 else name[:11] + "\u2026"
-        color = "white" if v.cat in _TEXT_LIGHT else "#111"
-        out.append(f'<g><title>{html.escape(v.tip)}</title>{_rect(x0, y0, NODE_W, NODE_H, v.cat)}'
-                   f'<text x="{x0 + NODE_W / 2:.0f}" y="{y0 + 14:.0f}" font-size="10" '
-                   f'text-anchor="middle" fill="{color}">{html.escape(label)}</text></g>')
-    for (band, slot), count in boxes.items():
-        if slot not in slot_x:
+        if v.i not in pos:
             continue
-        x0 = slot_x[slot]
-        y0 = (top + fw_h - row + ROW_GAP) if band == 0 else (cut_y + CUT_GAP / 2)
-        where = {"L": "earlier", "R": "later"}.get(slot, "")
-        prefix = "\u2026 " if slot in ("L", "R") else "+"
-        tip = f"{count} {'forward' if band == 0 else 'backward'} nodes not shown {where}".strip()
-        w = slot_w[slot]
-        text = f"{prefix}{count} nodes" if w == NODE_W else f"+{count}"
-        out.append(f'<g><title>{html.escape(tip)}</title>'
-                   f'<rect x="{x0}" y="{y0:.0f}" width="{w}" height="{NODE_H}" rx="8" '
-                   f'fill="{COLORS["collapsed"]}" stroke="#999" stroke-dasharray="3,2"/>'
-                   f'<text x="{x0 + w / 2:.0f}" y="{y0 + 14:.0f}" font-size="10" '
-                   f'text-anchor="middle" fill="#555">{text}</text></g>')
+        x0, y0, _ = pos[v.i]
+        out.append(_node(x0, y0, graph_.nodes[v.i].name, v.cat, v.tip))
+    for (band, slot), count in overflow.items():
+        k, x0 = place[slot]
+        out.append(_box(x0, slot_y(k, band, MAX_STACK - 1), NODE_W, f"+{count} more",
+                        f"{count} more nodes in this column", "collapsed"))
+    for (band, slot), count in boxes.items():
+        if slot not in place:
+            continue
+        k, x0 = place[slot]
+        w = _slot_width(slot, layers, like)
+        side = "forward" if band == 0 else "backward"
+        if slot in layers:
+            names = sorted(layers[slot])
+            text = _fold_text(layers[slot], like)
+            tip = (f"{', '.join(names)}: the same ops and the same cut as "
+                   f"{like[names[0]]} ({count} {side} nodes here, not drawn)")
+            out.append(_box(x0, slot_y(k, band, 0), w, text, tip, "folded"))
+            continue
+        where = {"L": " earlier", "R": " later"}.get(slot, "")
+        text = (f"\u2026 {count} nodes" if slot in ("L", "R") else f"+{count} nodes") \
+            if w == NODE_W else f"+{count}"
+        out.append(_box(x0, slot_y(k, band, 0), w, text,
+                        f"{count} {side} nodes not shown{where}", "collapsed"))
     out.append("</svg>")
     return "\n".join(out) + "\n"
+
+
+def _node(x0: float, y0: float, name: str, cat: str, tip: str) -> str:
+    fits = int((NODE_W - 6) / _CHAR_W)
+    label = name if len(name) <= fits else name[:fits - 1] + "\u2026"
+    color = "white" if cat in _TEXT_LIGHT else "#111"
+    return (f'<g><title>{html.escape(tip)}</title>{_rect(x0, y0, NODE_W, NODE_H, cat)}'
+            f'<text x="{x0 + NODE_W / 2:.0f}" y="{y0 + 14:.0f}" font-size="10" '
+            f'text-anchor="middle" fill="{color}">{html.escape(label)}</text></g>')
+
+
+def _box(x0: float, y0: float, w: int, text: str, tip: str, cat: str) -> str:
+    fits = int((w - 4) / _CHAR_W)
+    shown = text if len(text) <= fits else text[:fits - 1] + "\u2026"
+    return (f'<g><title>{html.escape(tip)}</title>'
+            f'<rect x="{x0:.0f}" y="{y0:.0f}" width="{w}" height="{NODE_H}" rx="8" '
+            f'fill="{COLORS[cat]}" stroke="#999" stroke-dasharray="3,2"/>'
+            f'<text x="{x0 + w / 2:.0f}" y="{y0 + 14:.0f}" font-size="10" '
+            f'text-anchor="middle" fill="#555">{html.escape(shown)}</text></g>')
 
 
 def _rect(x, y, w, h, cat) -> str:
@@ -339,69 +479,4 @@ def _rect(x, y, w, h, cat) -> str:
 def write_cut_svg(report: Any, path: str | Path, **kwargs: Any) -> Path:
     path = Path(path)
     path.write_text(cut_svg(report, **kwargs), encoding="utf-8")
-    return path
-
-
-def bytes_chart(report: Any, path: str | Path, *, top_ops: int = 8,
-                title: str | None = None) -> Path:
-    """Bar chart: saved bytes and traffic per method, and saved bytes per op kind per method.
-
-    Needs matplotlib (``pip install matplotlib``); the format follows ``path``'s extension.
-    """
-    try:
-        import matplotlib
-
-        matplotlib.use("Agg", force=False)
-        import matplotlib.pyplot as plt
-    except ImportError as e:
-        raise ImportError("bytes_chart needs matplotlib: pip install matplotlib") from e
-    import numpy as np
-
-    methods = [m for m in report.methods if m.error is None]
-    names = [m.method for m in methods]
-    palette = {"fusioncut": "#38a169", "torch min-cut": "#ee4c2c",
-               "default_partition": "#7f7f7f"}
-    colors = [palette.get(nm, "#4c72b0") for nm in names]
-    mib = 1024.0 * 1024.0
-
-    totals: dict[str, int] = {}
-    for m in methods:
-        for op, b in m.bytes_by_op.items():
-            totals[op] = totals.get(op, 0) + b
-    ops = [op for op, _ in sorted(totals.items(), key=lambda kv: -kv[1])][:top_ops]
-    has_other = len(totals) > len(ops)
-
-    fig, (ax0, ax1) = plt.subplots(1, 2, figsize=(13, 4.8),
-                                   gridspec_kw={"width_ratios": [1, 2.4]})
-    width = 0.8 / max(1, len(methods))
-    xs = np.arange(2)
-    for k, m in enumerate(methods):
-        vals = [m.saved_bytes / mib, m.traffic_bytes / mib]
-        bars = ax0.bar(xs + (k - (len(methods) - 1) / 2) * width, vals, width, label=m.method,
-                       color=colors[k])
-        ax0.bar_label(bars, fmt="%.1f", fontsize=8, padding=1)
-    ax0.set_xticks(xs, ["saved activations", "fwd\u2192bwd traffic"])
-    ax0.set_ylabel("MiB")
-    ax0.set_title("totals")
-    ax0.legend(fontsize=9)
-
-    labels = ops + (["other"] if has_other else [])
-    xs = np.arange(len(labels))
-    for k, m in enumerate(methods):
-        vals = [m.bytes_by_op.get(op, 0) / mib for op in ops]
-        if has_other:
-            vals.append(sum(b for op, b in m.bytes_by_op.items() if op not in ops) / mib)
-        ax1.bar(xs + (k - (len(methods) - 1) / 2) * width, vals, width, label=m.method,
-                color=colors[k])
-    ax1.set_xticks(xs, [lb.replace("aten.", "") for lb in labels], rotation=30, ha="right")
-    ax1.set_ylabel("saved MiB")
-    ax1.set_title("saved activations by the op that produced them")
-    for ax in (ax0, ax1):
-        ax.spines[["top", "right"]].set_visible(False)
-        ax.grid(axis="y", alpha=0.3)
-    fig.suptitle(title or "Saved for backward: fusioncut vs PyTorch's partitioners")
-    fig.tight_layout()
-    path = Path(path)
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
     return path

@@ -16,8 +16,13 @@ __all__ = ["format_budget", "format_bytes", "format_partition_error", "format_re
            "format_seconds", "format_totals", "node_op", "table"]
 
 
-def table(headers: list[str], rows: list[list[str]], right: set[int] = frozenset()) -> list[str]:
-    """Rows under headers, columns padded; column indices in ``right`` right-aligned."""
+def table(headers: list[str], rows: list[list[str]], right: set[int] = frozenset(),
+          clip: dict[int, int] | None = None) -> list[str]:
+    """Rows under headers, columns padded; column indices in ``right`` right-aligned; a cell
+    of a column in ``clip`` longer than its limit is cut there, ending in an ellipsis."""
+    if clip:
+        rows = [[c[:clip[k] - 1] + "\u2026" if k in clip and len(c) > clip[k] else c
+                 for k, c in enumerate(r)] for r in rows]
     widths = [len(h) for h in headers]
     for r in rows:
         for k, c in enumerate(r):
@@ -35,6 +40,10 @@ def table(headers: list[str], rows: list[list[str]], right: set[int] = frozenset
 def format_seconds(s: float | None) -> str:
     if s is None:
         return "-"
+    if s == 0:
+        return "0 s"
+    if abs(s) < 1e-6:
+        return f"{s * 1e9:.3g} ns"
     if abs(s) < 1e-3:
         return f"{s * 1e6:.1f} us"
     return f"{s * 1000:.1f} ms" if abs(s) < 1 else f"{s:.2f} s"
@@ -46,64 +55,111 @@ def _limit(rows: list, max_rows: int | None) -> tuple[list, int]:
     return rows[:max_rows], len(rows) - max_rows
 
 
-def format_report(r: Any, max_rows: int | None) -> str:
-    """A ``Report`` as tables: saved, recomputed, banned, totals."""
+def format_report(r: Any, max_rows: int | None, clip: int | None = None) -> str:
+    """A ``Report`` as tables: saved, recomputed, banned, budget, differences, totals; the
+    reasons cut at ``clip`` characters (None: whole)."""
     fc = r.fusioncut
-    out = [f"fusioncut.explain: {r.num_nodes} nodes ({r.num_forward} forward, "
-           f"{r.num_backward} backward), mode={r.mode}, decided in {format_seconds(r.decide_s)}"
-           + (f", emitted in {format_seconds(r.emit_s)}" if r.emit_s is not None else ""), ""]
+    many = len(r.graphs) > 1
+    timing = f"decided in {format_seconds(r.decide_s)}" + (
+        f", emitted in {format_seconds(r.emit_s)}" if r.emit_s is not None else "")
+    graphs = f"{len(r.graphs)} joint graphs, " if many else ""
+    out = [f"fusioncut.explain: {graphs}{r.num_nodes} nodes ({r.num_forward} forward, "
+           f"{r.num_backward} backward); {r.setting}; {timing}"]
+    if r.via == "dynamo" and r.graph_breaks:
+        out.append("Dynamo graph breaks: " + "; ".join(r.graph_breaks[:3])
+                   + (" ..." if len(r.graph_breaks) > 3 else ""))
+    for f in getattr(r, "fallbacks", []):
+        out.append(f"Not explained (fusioncut hands it to PyTorch's partitioner): {f}")
+    out.append("")
+    where = (lambda v: [str(v.graph)]) if many else (lambda v: [])
+    head = ["graph"] if many else []
+    torch_col = any(v.torch is not None for v in r.values)
 
     held = [s for s in r.saved if s.kind in ("input", "static input")]
     acts = [s for s in r.saved if s.kind not in ("input", "static input")]
-    out.append(f"Saved for backward: {len(acts)} values, {format_bytes(fc.saved_bytes)} "
-               f"(+ {len(held)} graph inputs held anyway)")
-    rows = sorted(acts, key=lambda s: (-s.nbytes, s.name))
+    offloaded = sum(s.fate == "offloaded" for s in acts)
+    out.append(f"Saved for backward: {len(acts)} values, {format_bytes(fc.saved_bytes)} of "
+               f"activations" + (f" ({offloaded} offloaded to host memory)" if offloaded else "")
+               + f" (+ {len(held)} graph inputs held anyway: "
+               f"{format_bytes(fc.static_bytes)} parameters and static inputs, free; "
+               f"{format_bytes(fc.input_bytes)} other inputs)")
+    rows = sorted(acts, key=lambda s: (-s.nbytes, s.graph, s.name))
     shown, more = _limit(rows, max_rows)
     if rows:
-        out += table(["node", "op", "shape", "dtype", "bytes", "why"],
-                     [[s.name, s.op, "x".join(map(str, s.shape)) or "-", s.dtype or "-",
-                       format_bytes(s.nbytes), s.why] for s in shown], right={4})
+        out += table(head + ["node", "op", "shape", "dtype", "bytes"]
+                     + (["PyTorch"] if torch_col else []) + ["why"],
+                     [where(s) + [s.name, s.op, "x".join(map(str, s.shape)) or "-",
+                                  s.dtype or "-", format_bytes(s.nbytes)]
+                      + ([s.torch or "-"] if torch_col else []) + [s.why] for s in shown],
+                     right={len(head) + 4},
+                     clip={len(head) + 5 + torch_col: clip} if clip else None)
     if more:
         out.append(f"  ... {more} more (smallest)")
     out.append("")
 
-    real = [x for x in r.recomputed if not x.is_view]
+    real = sorted((x for x in r.recomputed if not x.is_view),
+                  key=lambda x: (-x.nbytes, x.graph, x.name))
     views = len(r.recomputed) - len(real)
     out.append(f"Recomputed in the backward: {len(real)} ops"
                + (f" (+ {views} views/getitems)" if views else ""))
     if real:
         shown, more = _limit(real, max_rows)
-        out += table(["node", "op", "needed by (backward)"],
-                     [[x.name, x.op, ", ".join(x.needed_by) or "-"] for x in shown])
+        out += table(head + ["node", "op"] + (["PyTorch"] if torch_col else [])
+                     + ["why", "needed by (backward)"],
+                     [where(x) + [x.name, x.op] + ([x.torch or "-"] if torch_col else [])
+                      + [x.why, ", ".join(x.needed_by) or "-"] for x in shown],
+                     clip={len(head) + 2 + torch_col: clip,
+                           len(head) + 3 + torch_col: clip // 2} if clip else None)
         if more:
             out.append(f"  ... {more} more")
     out.append("")
 
-    counts: dict[str, int] = {}
-    examples: dict[str, list[str]] = {}
-    for b in r.banned:
-        key = b.group or b.reason
-        counts[key] = counts.get(key, 0) + 1
-        examples.setdefault(key, []).append(b.name)
-    out.append(f"Banned from recomputation: {len(r.banned)} forward nodes "
-               f"(+ {r.num_input_bans} graph inputs)")
-    if counts:
-        rows2 = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
-        shown, more = _limit(rows2, max_rows)
-        out += table(["reason", "nodes", "e.g."],
-                     [[k, str(v), ", ".join(examples[k][:3]) + (" ..." if v > 3 else "")]
-                      for k, v in shown], right={1})
-        if more:
-            out.append(f"  ... {more} more reasons")
+    out += _ban_table(f"Banned from recomputation: {len(r.banned)} forward nodes "
+                      f"(+ {r.num_input_bans} graph inputs)", r.banned, max_rows)
+    if r.lifted:
+        out += _ban_table(f"Priced, not banned (a memory target lifts these bans): "
+                          f"{len(r.lifted)} forward nodes", r.lifted, max_rows)
     if r.dropped_preferences:
         out.append("Dropped PREFER_* annotations (they made every cut infinite): "
                    + ", ".join(r.dropped_preferences))
     out.append("")
 
-    if r.budget is not None:
-        out += format_budget(r.budget) + [""]
+    for k, g in enumerate(r.graphs):
+        if g.budget is not None:
+            out += ([f"Graph {k}:"] if many else []) + format_budget(g.budget) + [""]
+    if r.differences:
+        peer = next((m for m in r.methods if m.method == "torch min-cut"), None)
+        setting = f" ({peer.setting})" if peer is not None and peer.setting else ""
+        out.append(f"Where fusioncut and PyTorch's min-cut{setting} differ: "
+                   f"{len(r.differences)} values")
+        shown, more = _limit(r.differences, max_rows)
+        out += table(head + ["bytes", "difference"],
+                     [where(d) + [format_bytes(d.nbytes), d.text] for d in shown],
+                     right={len(head)}, clip={len(head) + 1: clip} if clip else None)
+        if more:
+            out.append(f"  ... {more} more (smallest)")
+        out.append("")
     out.append(format_totals(r))
     return "\n".join(line.rstrip() for line in out)
+
+
+def _ban_table(title: str, bans: list, max_rows: int | None) -> list[str]:
+    counts: dict[str, int] = {}
+    examples: dict[str, list[str]] = {}
+    for b in bans:
+        key = b.group or b.reason
+        counts[key] = counts.get(key, 0) + 1
+        examples.setdefault(key, []).append(b.name)
+    out = [title]
+    if counts:
+        rows = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
+        shown, more = _limit(rows, max_rows)
+        out += table(["reason", "nodes", "e.g."],
+                     [[k, str(v), ", ".join(examples[k][:3]) + (" ..." if v > 3 else "")]
+                      for k, v in shown], right={1})
+        if more:
+            out.append(f"  ... {more} more reasons")
+    return out
 
 
 def format_budget(b: Any) -> list[str]:
@@ -131,21 +187,25 @@ def format_budget(b: Any) -> list[str]:
 
 
 def format_totals(r: Any) -> str:
-    """The side-by-side totals table (every method, same fusion traffic model)."""
+    """The side-by-side totals table (every method, same fusion traffic model): activations
+    apart from the parameters and inputs a method hands on, which are alive anyway."""
     fc = r.fusioncut
-    out = ["Totals (traffic: each saved activation read once by the backward, plus written "
-           "once by the forward if it would otherwise stay fused)"]
+    out = ["Totals (activations: storage kept for the backward; traffic: each saved activation "
+           "read once by the backward, plus written once by the forward if it would otherwise "
+           "stay fused; parameters and static inputs are free)"]
     base = fc.saved_bytes or None
     rows = []
     for m in r.methods:
+        name = m.method + (f" ({m.setting})" if m.setting and m is not fc else "")
         if m.error:
-            rows.append([m.method, "-", "-", "-", "-", "-", m.error])
+            rows.append([name, "-", "-", "-", "-", "-", "-", m.error])
             continue
         rel = (f"{m.saved_bytes / base:.2f}x" if base else "-") if m is not fc else "1.00x"
-        rows.append([m.method, format_seconds(m.time_s), str(m.num_saved),
-                     format_bytes(m.saved_bytes), rel, format_bytes(m.traffic_bytes), ""])
-    out += table(["method", "partition time", "saved", "saved bytes", "vs fusioncut",
-                  "traffic", ""], rows, right={1, 2, 3, 4, 5})
+        rows.append([name, format_seconds(m.time_s), str(m.num_saved),
+                     format_bytes(m.saved_bytes), rel, format_bytes(m.traffic_bytes),
+                     format_bytes(m.static_bytes + m.input_bytes), ""])
+    out += table(["method", "partition time", "saved", "activations", "vs fusioncut",
+                  "traffic", "params+inputs", ""], rows, right={1, 2, 3, 4, 5, 6})
     return "\n".join(line.rstrip() for line in out)
 
 
