@@ -20,7 +20,9 @@ if [ "$have" != "$newest" ]; then
   start=$(date +%s)
   # This machine's pip configuration caps torch at what lies on local disk; lift it for the
   # one release the job asks the index for.
-  if PIP_CONSTRAINT=/dev/null python -m pip install -q "torch==$newest"; then
+  # Bounded: an unreachable index must not hold CI for pip's default retries.
+  if PIP_CONSTRAINT=/dev/null python -m pip install -q --retries 1 --timeout 60 \
+      "torch==$newest"; then
     source="fetched from the package index in $(( $(date +%s) - start )) s"
   elif [ "$have" != "$fallback" ]; then
     echo "compat: torch $newest could not be installed; falling back to $fallback"
