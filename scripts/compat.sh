@@ -8,7 +8,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 venv=${FUSIONCUT_COMPAT_VENV:-$HOME/.cache/fusioncut/venv-compat}
-newest=2.15.0
+newest=${FUSIONCUT_COMPAT_NEWEST:-2.15.0}  # overridable to exercise the fallback
 fallback=2.14.1
 
 mkdir -p "$(dirname "$venv")"
