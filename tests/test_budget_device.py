@@ -67,8 +67,8 @@ def test_profile_round_trips_and_is_accepted_by_options(tmp_path):
 @pytest.mark.parametrize("edit, message", [
     (lambda d: d.pop("bandwidth"), r"missing field 'bandwidth'"),
     (lambda d: d.update(speed=3), r"unknown field 'speed'; valid fields are"),
-    (lambda d: d.update(bandwidth=-1.0), r"bandwidth = -1.0 is invalid; expected a finite "
-                                         r"number > 0"),
+    (lambda d: d.update(bandwidth=-1.0), r"bandwidth = -1.0 is invalid; expected a number in "
+                                         r"\[1, 1e\+18\]"),
     (lambda d: d.update(kernel_overhead=math.nan), r"kernel_overhead = nan is invalid"),
     (lambda d: d.update(matmul_flops="fast"), r"matmul_flops = 'fast' is invalid"),
     (lambda d: d.update(name=""), r"name = '' is invalid"),
@@ -83,7 +83,7 @@ def test_bad_profiles_are_refused_naming_the_field(tmp_path, edit, message):
 
 
 def test_unreadable_profiles_are_refused(tmp_path):
-    with pytest.raises(ValueError, match=r"no profile at"):
+    with pytest.raises(ValueError, match=r"missing.json'\): the profile does not exist"):
         Device.load(tmp_path / "missing.json")
     bad = tmp_path / "bad.json"
     bad.write_text("{not json")

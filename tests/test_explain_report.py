@@ -263,8 +263,10 @@ def test_explain_refuses_a_graph_that_falls_back_to_torch(captured):
     jm = copy.deepcopy(captured.joint_module)
     first = next(iter(jm.graph.find_nodes(op="placeholder")))
     with jm.graph.inserting_after(first):
-        jm.graph.call_function(torch.ops.aten.relu.default, (first,))  # no meta["val"]
-    with pytest.raises(ValueError, match="falls back to PyTorch's partitioner"):
+        hop = jm.graph.call_function(torch.ops.higher_order.hints_wrapper, (first,))
+    hop.meta["val"] = (first.meta["val"],)  # a HOP whose effects fusioncut does not model
+    with pytest.raises(ValueError, match="explain_joint: the joint graph contains higher-order "
+                                         "op .*falls back to PyTorch's partitioner"):
         explain_joint(jm, num_fwd_outputs=captured.num_fwd_outputs, compare=False)
 
 

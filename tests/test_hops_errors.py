@@ -160,7 +160,7 @@ def test_unknown_higher_order_op_falls_back_naming_it():
     g = fx.Graph()
     x = _val(g.placeholder("primals_1"), torch.empty(4))
     hop = _val(g.call_function(HOP.hints_wrapper, (x,)), (torch.empty(4),))
-    g.output((hop,))
+    g.output((hop, None))  # the backward returns no gradient
     gm = fx.GraphModule(torch.nn.Module(), g)
     expected = ("higher-order op torch.ops.higher_order.hints_wrapper (node hints_wrapper), "
                 "whose effects fusioncut does not model")

@@ -102,7 +102,7 @@ class TestTypes:
     @entry_points()
     @pytest.mark.parametrize("bad", ["1", None, 1.0, True, [1]])
     def test_num_fwd_outputs_must_be_an_int(self, joint, entry, bad):
-        raises(TypeError, "num_fwd_outputs must be an int in [0, 3]", repr(bad),
+        raises(TypeError, "num_fwd_outputs must be an int in [0, 2]", repr(bad),
                fn=lambda: call(entry, fresh(joint), num_fwd_outputs=bad))
 
     @entry_points()
@@ -259,7 +259,7 @@ class TestRanges:
     @entry_points()
     @pytest.mark.parametrize("bad", [-1, 4, 99])
     def test_num_fwd_outputs_within_the_outputs(self, joint, entry, bad):
-        raises(ValueError, f"num_fwd_outputs = {bad} is out of range [0, 3] (the joint graph "
+        raises(ValueError, f"num_fwd_outputs = {bad} is out of range [0, 2] (the joint graph "
                "has 3 outputs)", fn=lambda: call(entry, fresh(joint), num_fwd_outputs=bad))
 
     @entry_points()

@@ -239,7 +239,7 @@ def test_partition_dynamic_shapes_pass_symints_and_match_eager():
     assert any(isinstance(o.meta.get("val"), torch.SymInt) for o in outs)
 
 
-def test_partition_memory_budget_annotation_is_honoured_and_conflicts_fall_back():
+def test_partition_memory_budget_annotation_is_honoured_and_conflicts_take_the_strictest():
     seen = {}
 
     def one_budget(joint, inputs, **kwargs):
@@ -261,22 +261,26 @@ def test_partition_memory_budget_annotation_is_honoured_and_conflicts_fall_back(
         return fusioncut.partition(joint, inputs, **kwargs)
 
     x = torch.randn(8, requires_grad=True)
-    with pytest.warns(fusioncut.FallbackWarning, match="conflicting activation memory budget"):
-        run(lambda x: x.sin().cos(), x, partition_fn=two_budgets)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", fusioncut.FallbackWarning)
+        with pytest.warns(fusioncut.BudgetWarning, match=r"conflicting activation memory "
+                          r"budget annotations \(0.25 on node cos, 0.5 on node sin\).*the "
+                          r"strictest, 0.25"):
+            run(lambda x: x.sin().cos(), x, partition_fn=two_budgets)
 
 
-def test_partition_higher_order_op_is_an_unsupported_construct():
-    from fusioncut.graph import JointGraph, unsupported_construct
+def test_partition_higher_order_op_without_val_is_an_error_naming_it():
+    from fusioncut.graph import JointGraph
 
     g = torch.fx.Graph()
     x = g.placeholder("primals_1")
     x.meta["val"] = torch.empty(2)
     hop = g.call_function(torch.ops.higher_order.cond, (x, x, x, (x,)))
-    g.output([hop])
+    g.output([hop, None])  # the backward returns no gradient
     gm = torch.fx.GraphModule(torch.nn.Module(), g)
-    expected = "higher-order op torch.ops.higher_order.cond (node cond)"
-    assert unsupported_construct(gm) == expected
-    assert JointGraph.from_fx(gm, 1).unsupported == expected
+    with pytest.raises(ValueError, match=r"partition: node 'cond' \(calls .*cond\) has no "
+                                         r"meta\['val'\]"):
+        JointGraph.from_fx(gm, 1)
 
 
 def test_partition_unused_input_requiring_grad():

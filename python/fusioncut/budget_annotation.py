@@ -1,34 +1,52 @@
-"""Activation-memory-budget annotations on joint-graph nodes, as PyTorch writes them."""
+"""Activation-memory-budget annotations on joint-graph nodes, as PyTorch writes them.
+
+Two spellings, as torch's partitioner reads them: the legacy ``node.meta["memory_budget"]``
+and ``torch.autograd.graph.region_activation_memory_budget``'s key in ``node.meta["custom"]``
+(the region annotation wins on a node that has both). A value that is not a number in
+``[0, 1]`` is a ``ValueError`` naming the node, the key and the value, never a silent skip
+or an ``OverflowError`` from ``float()``.
+
+One joint graph is partitioned under one budget. PyTorch raises when annotations disagree;
+fusioncut takes the strictest (``one_budget``) and the partitioner warns naming both ends.
+"""
 
 from __future__ import annotations
 
 import torch.fx as fx
+import torch.fx.traceback
 
-__all__ = ["memory_budget_annotation", "one_budget"]
+from fusioncut._validate import check_number
+
+__all__ = ["REGION_KEY", "memory_budget_annotation", "one_budget"]
+
+REGION_KEY: str = getattr(torch.fx.traceback, "MEMORY_BUDGET_ANNOTATION_KEY",
+                          "_region_activation_memory_budget")
+"""The key ``region_activation_memory_budget`` writes into ``node.meta["custom"]``."""
 
 
-def memory_budget_annotation(node: fx.Node) -> float | None:
-    """The activation memory budget a node is annotated with: torch's legacy
-    ``meta["memory_budget"]`` or ``torch.autograd.graph.region_activation_memory_budget``'s
-    key in ``meta["custom"]``; None when it has none."""
-    value = node.meta.get("memory_budget")
-    if value is None:
-        custom = node.meta.get("custom")
-        if isinstance(custom, dict):
-            for key, v in custom.items():
-                if "memory_budget" in str(key):
-                    value = v
-                    break
-    if isinstance(value, (int, float)) and not isinstance(value, bool):
-        return float(value)
+def memory_budget_annotation(node: fx.Node, function: str = "partition") -> float | None:
+    """The activation memory budget ``node`` is annotated with, or None; ``ValueError``
+    naming ``function``, the node and the key for a value outside ``[0, 1]``."""
+    custom = node.meta.get("custom")
+    found = [(f"meta['custom'][{REGION_KEY!r}]", custom.get(REGION_KEY))
+             if isinstance(custom, dict) else ("", None),
+             ("meta['memory_budget']", node.meta.get("memory_budget"))]
+    for where, value in found:
+        if value is not None:
+            check_number(function, f"the activation memory budget {where} of node "
+                         f"{node.name!r}", value, 0, 1)
+            return float(value)
     return None
 
 
 def one_budget(budgets: dict[float, str]) -> tuple[float | None, str | None]:
-    """The graph's one annotated budget, or the conflict that makes fusioncut fall back (as
-    torch, one joint graph has one budget)."""
-    if len(budgets) > 1:
-        (a, na), (b, nb) = sorted(budgets.items())[:2]
-        return None, (f"conflicting activation memory budget annotations ({a:g} on node "
-                      f"{na}, {b:g} on node {nb})")
-    return (next(iter(budgets)) if budgets else None), None
+    """The graph's budget from ``{budget: first node annotated with it}``: the strictest
+    (smallest), and when annotations disagree, the conflict named for a warning."""
+    if not budgets:
+        return None, None
+    ordered = sorted(budgets.items())
+    (low, node_low), (high, node_high) = ordered[0], ordered[-1]
+    if len(ordered) == 1:
+        return low, None
+    return low, (f"conflicting activation memory budget annotations ({low:g} on node "
+                 f"{node_low}, {high:g} on node {node_high})")

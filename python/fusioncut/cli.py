@@ -41,6 +41,7 @@ from fusioncut.cli_args import (
     int_at_least,
     parse_input_spec,
     positive,
+    write_output,
 )
 from fusioncut.cli_inputs import load as load_model
 from fusioncut.cli_inputs import INPUT_HELP, unit_interval
@@ -218,21 +219,20 @@ def options_from_args(args):
 
 def write_outputs(report, args, title: str) -> None:
     if args.json:
-        Path(args.json).write_text(report.to_json() + "\n", encoding="utf-8")
-        print(f"wrote {args.json}")
+        write_output("json", args.json, lambda p: Path(p).write_text(
+            report.to_json() + "\n", encoding="utf-8"))
     if args.svg:
         from fusioncut.report.plot import write_cut_svg
 
-        write_cut_svg(report, args.svg, hops=args.hops, focus=args.focus, title=title)
-        print(f"wrote {args.svg}")
+        write_output("svg", args.svg, lambda p: write_cut_svg(
+            report, p, hops=args.hops, focus=args.focus, title=title))
     if args.png:
         from fusioncut.report.plot import bytes_chart
 
         try:
-            bytes_chart(report, args.png, title=title)
+            write_output("png", args.png, lambda p: bytes_chart(report, p, title=title))
         except ImportError as e:
             raise CliError(str(e)) from e
-        print(f"wrote {args.png}")
 
 
 def cmd_demo(args) -> int:
@@ -399,14 +399,14 @@ def cmd_pareto(args) -> int:
                         compare=not args.no_compare, via=args.via, **keywords)
     print(format_pareto(report))
     if args.json:
-        Path(args.json).write_text(json.dumps(pareto_dict(report), indent=1) + "\n")
-        print(f"wrote {args.json}")
+        write_output("json", args.json, lambda p: Path(p).write_text(
+            json.dumps(pareto_dict(report), indent=1) + "\n", encoding="utf-8"))
     if args.png:
         try:
-            plot_pareto(report, args.png, title=f"fusioncut pareto: {args.target}")
+            write_output("png", args.png, lambda p: plot_pareto(
+                report, p, title=f"fusioncut pareto: {args.target}"))
         except ImportError as e:
             raise CliError(str(e)) from e
-        print(f"wrote {args.png}")
     return 0
 
 
@@ -428,8 +428,7 @@ def cmd_calibrate(args) -> int:
     for name, value in profile.to_dict().items():
         print(f"  {name:26s} {value}")
     if args.out:
-        profile.save(args.out)
-        print(f"wrote {args.out}")
+        write_output("out", args.out, profile.save)
     return 0
 
 

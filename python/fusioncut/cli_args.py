@@ -1,24 +1,26 @@
 """What the command line checks before any work: arguments, targets, output paths, memory.
 
-Nothing here imports a fusioncut module, and torch only inside the functions that build
-tensors, so a bad argument fails in a fraction of a second (``cli.py`` holds the commands).
+Nothing here imports torch but inside the functions that build tensors, and of fusioncut only
+its torch-free file helpers (``_files.py``), so a bad argument fails in a fraction of a second
+(``cli.py`` holds the commands).
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib
-import math
 import importlib.util
+import math
 import os
 import sys
-from pathlib import Path
-from typing import Any
+from typing import Any, Callable
+
+from fusioncut._files import FileProblem, atomic_output, writable_problem
 
 __all__ = ["DEMO_HEADS", "CliError", "ModelError", "Parser", "QuietTorch", "add_output_args",
            "add_partition_args", "available_memory", "budget_list", "check_outputs",
            "demo_memory", "first_line", "int_at_least", "load_model", "load_target",
-           "make_inputs", "nonnegative", "parse_input_spec", "positive"]
+           "make_inputs", "nonnegative", "parse_input_spec", "positive", "write_output"]
 
 
 class CliError(Exception):
@@ -105,13 +107,18 @@ def first_line(e: BaseException) -> str:
 def int_at_least(lo: int, hi: int | None = None):
     """An argparse type: an integer in ``[lo, hi]``."""
 
+    valid = f"[{lo}, {hi}]" if hi is not None else f">= {lo}"
+
     def parse(text: str) -> int:
+        digits = text.strip().lstrip("+-")
+        if digits.isdigit() and len(digits) > 30:  # int() refuses 4,300 digits; none fit
+            raise argparse.ArgumentTypeError(f"an integer of {len(digits)} digits is out of "
+                                             f"range {valid}")
         try:
             v = int(text)
         except ValueError:
-            raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
+            raise argparse.ArgumentTypeError(f"{text[:40]!r} is not an integer") from None
         if v < lo or (hi is not None and v > hi):
-            valid = f"[{lo}, {hi}]" if hi is not None else f">= {lo}"
             raise argparse.ArgumentTypeError(f"{v} is out of range {valid}")
         return v
 
@@ -152,31 +159,40 @@ def add_partition_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--traceback", action="store_true", help="show Python tracebacks")
 
 
+PLOT_FORMATS = (".png", ".svg", ".pdf")
+"""What ``--png`` may name: matplotlib chooses the format from the extension (and appends
+``.png`` to a name without one, so a name without one is refused)."""
+
+
 def check_outputs(args) -> None:
-    """Every named output file can be written, checked before any work."""
+    """Every named output file can be written, and a plot's extension names its format,
+    checked before any work (``_files.writable_problem``)."""
     for flag in ("svg", "png", "json", "out"):
         path = getattr(args, flag, None)
         if path is None:
             continue
         if not path.strip():
             raise CliError(f"--{flag} {path!r}: empty path; name a file")
-        target = Path(path)
-        if target.is_dir():
-            raise CliError(f"--{flag} {path}: is a directory; name a file")
-        parent = target.resolve().parent
-        if not parent.is_dir():
-            raise CliError(f"--{flag} {path}: directory {str(Path(path).parent)!r} "
-                           "does not exist")
-        try:  # a real probe: os.access says yes to root on read-only and virtual filesystems
-            if target.exists():
-                open(target, "ab").close()  # appends nothing, truncates nothing
-            else:
-                os.close(os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL))
-                os.unlink(target)
-        except OSError as e:
-            raise CliError(f"--{flag} {path}: not writable ({e.strerror})") from None
+        problem = writable_problem(path)
+        if problem is not None:
+            raise CliError(f"--{flag} {path}: {problem}")
+        if flag == "png" and os.path.splitext(path)[1].lower() not in PLOT_FORMATS:
+            raise CliError(f"--png {path}: name a .png, .svg or .pdf file (the extension "
+                           f"chooses the picture's format)")
     if getattr(args, "png", None) and importlib.util.find_spec("matplotlib") is None:
         raise CliError(f"--png {args.png}: needs matplotlib (pip install matplotlib)")
+
+
+def write_output(flag: str, path: str, write: Callable[[str], None]) -> None:
+    """``write(temp)`` then replace ``path`` with it (``_files.atomic_output``): a failed
+    write (a full disk) names ``--flag`` (exit status 2) and leaves ``path`` as it was."""
+    try:
+        with atomic_output(path) as temp:
+            write(temp)
+    except (OSError, FileProblem) as e:
+        reason = getattr(e, "strerror", None) or str(e)
+        raise CliError(f"--{flag} {path}: cannot be written ({reason})") from None
+    print(f"wrote {path}")
 
 
 class QuietTorch:

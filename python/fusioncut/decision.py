@@ -41,6 +41,7 @@ from fusioncut.budget import (
 )
 from fusioncut.cost import CostModel, cost_model
 from fusioncut.graph import JointGraph, Role, Value
+from fusioncut.joint_check import fallback_error
 from fusioncut.network import FlowNetwork, flow_network, priced_network
 from fusioncut.offload import OffloadPolicy, offloaded
 from fusioncut.offload import analyze as analyze_offload
@@ -49,7 +50,7 @@ from fusioncut.policy import Policy, ReasonKind, analyze
 from fusioncut.recompute import recompute_model
 
 __all__ = ["BudgetChoice", "Constraint", "Decision", "PartitionError", "PathReason", "decide",
-           "decide_graph", "pareto"]
+           "decide_graph", "decide_module", "joint_graph", "pareto"]
 
 
 class Constraint(enum.Enum):
@@ -177,19 +178,44 @@ def decide(joint_module: fx.GraphModule, *, num_fwd_outputs: int,
            options: Options | None = None) -> Decision:
     """Choose the saved set of ``joint_module``; the graph is not modified.
 
-    Rejects what ``graph.check_joint_module`` rejects (a malformed graph or bad
-    ``num_fwd_outputs`` / ``static_lifetime_input_indices``), ``options`` that is not an
-    ``Options`` (``TypeError``); raises ``PartitionError`` when no valid partition exists.
+    Rejects what ``graph.check_joint_module`` rejects (a malformed graph, a node without
+    ``meta["val"]``, a graph without a backward, bad ``num_fwd_outputs`` /
+    ``static_lifetime_input_indices``), a graph ``partition`` hands to PyTorch's partitioner
+    (``ValueError`` naming the construct), ``options`` that is not an ``Options``
+    (``TypeError``); raises ``PartitionError`` when no valid partition exists.
     """
-    if options is None:
-        options = Options()
-    if not isinstance(options, Options):
-        raise TypeError(f"decide: options must be a fusioncut.Options, got "
-                        f"{type(options).__name__}")
-    graph = JointGraph.from_fx(joint_module, num_fwd_outputs, options.unbacked_size_hint,
-                               function="decide",
-                               static_lifetime_input_indices=static_lifetime_input_indices)
+    return decide_module(joint_module, num_fwd_outputs, static_lifetime_input_indices,
+                         options, "decide")
+
+
+def decide_module(joint_module: Any, num_fwd_outputs: Any, static_lifetime_input_indices: Any,
+                  options: Any, function: str) -> Decision:
+    """``decide`` for every entry point but ``partition``, checked alike and named
+    ``function`` in its errors: a graph ``partition`` would hand to PyTorch is refused."""
+    options = _options(function, options)
+    graph = joint_graph(joint_module, num_fwd_outputs, static_lifetime_input_indices, options,
+                        function)
     return decide_graph(graph, static_lifetime_input_indices, options)
+
+
+def joint_graph(joint_module: Any, num_fwd_outputs: Any, static_lifetime_input_indices: Any,
+                options: Options, function: str) -> JointGraph:
+    """The checked arrays of a joint graph fusioncut decides itself (see ``decide_module``)."""
+    graph = JointGraph.from_fx(joint_module, num_fwd_outputs, options.unbacked_size_hint,
+                               function=function,
+                               static_lifetime_input_indices=static_lifetime_input_indices)
+    if graph.unsupported is not None:
+        raise fallback_error(function, graph.unsupported)
+    return graph
+
+
+def _options(function: str, options: Any) -> Options:
+    if options is None:
+        return Options()
+    if not isinstance(options, Options):
+        raise TypeError(f"{function}: options must be a fusioncut.Options, got "
+                        f"{type(options).__name__}")
+    return options
 
 
 def decide_graph(graph: JointGraph, static_lifetime_input_indices, options: Options) -> Decision:
@@ -260,16 +286,11 @@ def pareto(joint_module: fx.GraphModule, joint_inputs: Any = None, *, num_fwd_ou
     memory (``Frontier.points``; budget.py). Recomputation is priced on ``options.device``
     (the "h100" preset when None). A memory target in ``options`` is ignored: every plan is
     returned. Rejects what ``decide`` rejects."""
-    if options is None:
-        options = Options()
-    if not isinstance(options, Options):
-        raise TypeError(f"pareto: options must be a fusioncut.Options, got "
-                        f"{type(options).__name__}")
+    options = _options("pareto", options)
     runtime = dataclasses.replace(options, memory_budget=None, memory_budget_bytes=None,
                                   peak_memory_bytes=None)
-    graph = JointGraph.from_fx(joint_module, num_fwd_outputs, options.unbacked_size_hint,
-                               function="pareto",
-                               static_lifetime_input_indices=static_lifetime_input_indices)
+    graph = joint_graph(joint_module, num_fwd_outputs, static_lifetime_input_indices, options,
+                        "pareto")
     return frontier_of(decide_graph(graph, static_lifetime_input_indices, runtime), options)
 
 

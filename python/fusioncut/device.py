@@ -30,12 +30,30 @@ from __future__ import annotations
 import dataclasses
 import difflib
 import json
-import math
 import os
 from dataclasses import dataclass
 from typing import Any
 
+from fusioncut._files import FileProblem, atomic_output, read_text
+from fusioncut._validate import check_number, shown
+
 __all__ = ["PRESETS", "Device", "resolve_device"]
+
+MAX_PROFILE_BYTES = 1 << 20
+"""A profile is a few hundred bytes; ``Device.load`` refuses files larger than this."""
+
+# Every numeric field's range, in its unit. Far wider than any machine, and narrow enough that
+# the cost model's products (seconds x bandwidth over int64 element and byte counts) stay
+# finite floats: a recompute price never overflows to inf or NaN. A new field adds a row.
+FIELD_BOUNDS: dict[str, tuple[float, float]] = {
+    "bandwidth": (1.0, 1e18),                # bytes/s: 1 B/s .. 1 EB/s
+    "kernel_overhead": (0.0, 60.0),          # seconds per launch
+    "pointwise_op_time": (0.0, 1.0),         # seconds per element
+    "transcendental_op_time": (0.0, 1.0),    # seconds per element
+    "matmul_flops": (1.0, 1e21),             # FLOP/s: 1 .. a zettaFLOP/s
+    "hidden_pointwise_ops": (0.0, 1e6),      # ops per element
+    "hidden_transcendental_ops": (0.0, 1e6),  # ops per element
+}
 
 
 @dataclass(frozen=True)
@@ -44,27 +62,29 @@ class Device:
 
     name: str
     bandwidth: float
-    """Bytes per second a fused memory-bound kernel moves (reads plus writes). Range: > 0."""
+    """Bytes per second a fused memory-bound kernel moves (reads plus writes). Range:
+    [1, 1e18]."""
     kernel_overhead: float
-    """Seconds per kernel launch. Range: >= 0."""
+    """Seconds per kernel launch. Range: [0, 60]."""
     pointwise_op_time: float
     """Seconds per element of one more simple pointwise op (add, mul, where, compare) once the
-    kernel's memory traffic no longer hides it. Range: >= 0."""
+    kernel's memory traffic no longer hides it. Range: [0, 1]."""
     transcendental_op_time: float
     """Seconds per element of one more transcendental op (exp, log, sin, tanh, erf, pow, ...)
-    once the kernel's memory traffic no longer hides it. Range: >= 0."""
+    once the kernel's memory traffic no longer hides it. Range: [0, 1]."""
     matmul_flops: float
-    """Floating-point operations per second of matmuls and convolutions. Range: > 0."""
+    """Floating-point operations per second of matmuls and convolutions. Range: [1, 1e21]."""
     hidden_pointwise_ops: float = 64.0
-    """Pointwise ops per element a memory-bound float32 copy hides (measured). Range: >= 0."""
+    """Pointwise ops per element a memory-bound float32 copy hides (measured). Range:
+    [0, 1e6]."""
     hidden_transcendental_ops: float = 1.0
-    """Transcendental ops per element a memory-bound float32 copy hides. Range: >= 0."""
+    """Transcendental ops per element a memory-bound float32 copy hides. Range: [0, 1e6]."""
     source: str = ""
     """Where the numbers come from (a preset's measurement, a calibration's date and host)."""
     host_bandwidth: float | None = None
     """Bytes per second a pinned copy moves between device and host memory, each way (the
     slower direction). ``None``: no host link, nothing is offloaded (a CPU device).
-    Range: ``None`` or a finite number > 0."""
+    Range: ``None`` or [1, 1e18] (``FIELD_BOUNDS["bandwidth"]``)."""
     offload_hidden: float = 0.0
     """Fraction of a transfer's time the compute hides when the transfer can overlap it (a
     side stream: torch's ``activation_offload_separate_stream`` with ``sink_wait`` in the
@@ -74,28 +94,19 @@ class Device:
 
     def __post_init__(self) -> None:
         if not isinstance(self.name, str) or not self.name:
-            raise ValueError(f"Device: name = {self.name!r} is invalid; expected a non-empty "
-                             "string")
-        for field, positive in (("bandwidth", True), ("kernel_overhead", False),
-                                ("pointwise_op_time", False), ("transcendental_op_time", False),
-                                ("matmul_flops", True), ("hidden_pointwise_ops", False),
-                                ("hidden_transcendental_ops", False)):
-            value = getattr(self, field)
-            ok = isinstance(value, (int, float)) and not isinstance(value, bool) \
-                and math.isfinite(value) and (value > 0 if positive else value >= 0)
-            if not ok:
-                valid = "a finite number > 0" if positive else "a finite number >= 0"
-                raise ValueError(f"Device: {field} = {value!r} is invalid; expected {valid}")
+            raise ValueError(f"Device: name = {shown(self.name)} is invalid; expected a "
+                             "non-empty string")
+        for field, (lo, hi) in FIELD_BOUNDS.items():
+            check_number("Device", field, getattr(self, field), lo, hi)
         if not isinstance(self.source, str):
-            raise ValueError(f"Device: source = {self.source!r} is invalid; expected a string")
-        link = self.host_bandwidth
-        if link is not None and not (_is_finite(link) and link > 0):
-            raise ValueError(f"Device: host_bandwidth = {link!r} is invalid; expected None (no "
-                             "host link) or a finite number > 0 (bytes/s each way)")
-        hidden = self.offload_hidden
-        if not (_is_finite(hidden) and 0 <= hidden <= 1):
-            raise ValueError(f"Device: offload_hidden = {hidden!r} is invalid; expected a "
-                             "number in [0, 1] (the fraction of a transfer compute hides)")
+            raise ValueError(f"Device: source = {shown(self.source)} is invalid; expected a "
+                             "string")
+        if self.host_bandwidth is not None:
+            check_number("Device", "host_bandwidth", self.host_bandwidth,
+                         *FIELD_BOUNDS["bandwidth"], valid="None (no host link) or a number "
+                         "in [1, 1e+18] (bytes/s each way)")
+        check_number("Device", "offload_hidden", self.offload_hidden, 0, 1,
+                     valid="a number in [0, 1] (the fraction of a transfer compute hides)")
 
     # -- the model ---------------------------------------------------------------------------
 
@@ -127,9 +138,9 @@ class Device:
         if missing:
             raise ValueError(f"{origin}: missing field {missing[0]!r} (a device profile has "
                              f"{', '.join(_REQUIRED)}; see fusioncut.Device)")
-        unknown = sorted(set(data) - set(_FIELDS))
+        unknown = sorted(set(data) - set(_FIELDS), key=str)
         if unknown:
-            raise ValueError(f"{origin}: unknown field {unknown[0]!r}; valid fields are "
+            raise ValueError(f"{origin}: unknown field {shown(unknown[0])}; valid fields are "
                              f"{', '.join(_FIELDS)}")
         try:
             return cls(**data)
@@ -138,32 +149,52 @@ class Device:
 
     @classmethod
     def load(cls, path: str | os.PathLike) -> Device:
-        """Read a profile written by ``python -m fusioncut calibrate --out PATH``."""
-        try:
-            with open(path, encoding="utf-8") as f:
-                data = json.load(f)
-        except FileNotFoundError:
-            raise ValueError(f"Device.load: no profile at {os.fspath(path)!r}") from None
-        except json.JSONDecodeError as e:
-            raise ValueError(f"Device.load: {os.fspath(path)!r} is not JSON: {e}") from None
-        if isinstance(data, dict) and "device" in data and isinstance(data["device"], dict):
-            data = data["device"]  # a calibration report: the profile is one of its keys
-        return cls.from_dict(data, origin=f"Device.load({os.fspath(path)!r})")
+        """Read a profile written by ``python -m fusioncut calibrate --out PATH``.
+
+        Rejects, as a ``ValueError`` naming the profile: a path that does not exist, is a
+        directory, a pipe or a device, cannot be opened or read (a symlink loop, no
+        permission, ``/proc/self/mem``), contains a NUL byte or is too long; a file larger
+        than 1 MiB, not UTF-8, not JSON (or nested too deeply to parse), or whose fields are
+        missing, unknown or out of range (see ``Device``)."""
+        return _load(path, f"Device.load({_path_text(path)})")
 
     def save(self, path: str | os.PathLike) -> None:
-        with open(path, "w", encoding="utf-8") as f:
-            json.dump(self.to_dict(), f, indent=1)
-            f.write("\n")
+        """Write the profile as JSON; the file is replaced only once it is complete, so a
+        failed write leaves it as it was. Raises ``ValueError`` (a path that is a directory,
+        a pipe, ...) or ``OSError`` (the write failed), naming the path."""
+        origin = f"Device.save({_path_text(path)})"
+        try:
+            with atomic_output(path) as temp, open(temp, "w", encoding="utf-8") as f:
+                json.dump(self.to_dict(), f, indent=1)
+                f.write("\n")
+        except FileProblem as e:
+            raise ValueError(f"{origin}: the path {e}") from None
+        except OSError as e:
+            raise OSError(e.errno, f"{origin}: the profile cannot be written "
+                                   f"({e.strerror or e})") from None
 
 
-def _is_finite(value: object) -> bool:
-    """A real number (not a bool) that float64 holds and that is neither NaN nor infinite."""
-    if not isinstance(value, (int, float)) or isinstance(value, bool):
-        return False
+def _path_text(path: Any) -> str:
     try:
-        return math.isfinite(float(value))
-    except OverflowError:  # an int beyond float64
-        return False
+        return repr(os.fspath(path))  # whole: a path is the user's to recognise
+    except TypeError:
+        return shown(path)
+
+
+def _load(path: Any, origin: str) -> Device:
+    """The one place a profile is opened and parsed; every failure names ``origin``."""
+    try:
+        data = json.loads(read_text(path, MAX_PROFILE_BYTES))
+    except FileProblem as e:
+        raise ValueError(f"{origin}: the profile {e}") from None
+    except RecursionError:
+        raise ValueError(f"{origin}: the profile is JSON nested too deeply to be a device "
+                         "profile") from None
+    except ValueError as e:  # JSONDecodeError, an integer of more than 4,300 digits
+        raise ValueError(f"{origin}: the profile is not JSON ({e})") from None
+    if isinstance(data, dict) and "device" in data and isinstance(data["device"], dict):
+        data = data["device"]  # a calibration report: the profile is one of its keys
+    return Device.from_dict(data, origin=origin)
 
 
 _FIELDS = tuple(f.name for f in dataclasses.fields(Device))
@@ -220,7 +251,7 @@ def resolve_device(device: Any, function: str = "Options") -> Device | None:
         if preset is not None:
             return preset
         if text.endswith(".json") or os.path.sep in text or os.path.exists(text):
-            return Device.load(text)
+            return _load(text, f"{function}: device = {text!r}")
         near = difflib.get_close_matches(text.strip().lower(), PRESETS, n=1, cutoff=0.5)
         raise ValueError(f"{function}: device = {text!r} is not a preset ({', '.join(PRESETS)})"
                          f" nor a profile file" + (f"; did you mean {near[0]!r}?" if near else ""))

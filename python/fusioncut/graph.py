@@ -39,7 +39,7 @@ import torch.fx as fx
 
 from fusioncut import _torch_compat, hops
 from fusioncut.budget_annotation import memory_budget_annotation, one_budget
-from fusioncut.joint_check import check_joint_module, flat_args, use_error
+from fusioncut.joint_check import check_joint_module, fallback_error, flat_args, use_error
 from fusioncut.ops import (CONSUMER_FUSIBLE, PRODUCER_FUSIBLE, OpKind, _codes, _dropout_args,
                            classify, kind_code, node_kind_code, op_name)
 
@@ -145,7 +145,9 @@ class JointGraph:
     annotated: list[int] = field(default_factory=list)
     """Nodes with a ``meta["recompute"]`` annotation, ascending."""
     memory_budget: float | None = None
-    """The activation memory budget the graph's nodes are annotated with, if any."""
+    """The activation memory budget the graph's nodes are annotated with (the strictest)."""
+    budget_conflict: str | None = None
+    """Annotations that disagree, named for a warning (``one_budget``), or None."""
 
     @property
     def num_nodes(self) -> int:
@@ -272,10 +274,10 @@ class JointGraph:
                     numel[i] = ne
                 elif vk == _OPAQUE and unsupported is None:
                     unsupported = f"opaque value of type {type(val).__name__} on node {node.name}"
-            elif op != "get_attr" and unsupported is None:
-                unsupported = f"node {node.name} without meta['val'] ({op_name(target)})"
+            elif op == "call_function":  # an op that returns nothing (check_joint_module)
+                value[i] = _NONE
             if "memory_budget" in meta or "custom" in meta:
-                b = memory_budget_annotation(node)
+                b = memory_budget_annotation(node, function)
                 if b is not None:
                     budgets.setdefault(b, node.name)
             if "recompute" in meta:
@@ -299,9 +301,7 @@ class JointGraph:
                 src += ins
                 dst += [i] * len(ins)
 
-        memory_budget, conflict = one_budget(budgets)
-        if unsupported is None:
-            unsupported = conflict
+        memory_budget, budget_conflict = one_budget(budgets)
         fwd_output = np.zeros(n, dtype=bool)
         bwd_output = np.zeros(n, dtype=bool)
         if output_node is not None:
@@ -336,7 +336,7 @@ class JointGraph:
             first_input=np.asarray(first_input, dtype=np.int64), fwd_output=fwd_output,
             bwd_output=bwd_output, edge_src=edge_src, edge_dst=edge_dst, user_ptr=user_ptr,
             inputs=inputs, num_fwd_outputs=num_fwd_outputs, unsupported=unsupported,
-            annotated=annotated, memory_budget=memory_budget,
+            annotated=annotated, memory_budget=memory_budget, budget_conflict=budget_conflict,
         )
 
 
@@ -350,6 +350,7 @@ _RANDOM = int(OpKind.RANDOM)
 _TENSOR = int(Value.TENSOR)
 _MULTI = int(Value.MULTI)
 _MISSING = int(Value.MISSING)
+_NONE = int(Value.NONE)
 _HIGHER_ORDER = int(OpKind.HIGHER_ORDER)
 _OPAQUE = int(Value.OPAQUE)
 _TOKEN = int(Value.TOKEN)
@@ -467,33 +468,30 @@ def _placeholder_role(node: fx.Node) -> int:
 
 
 def unsupported_construct(gm: fx.GraphModule) -> str | None:
-    """The first construct fusioncut does not partition itself, named for a warning, or None.
-
-    Higher-order ops other than those ``hops.KNOWN_HOPS`` models (their effects are unknown),
-    objects fusioncut cannot size or pass on (``Value.OPAQUE``), call_module nodes, nodes
-    without ``meta["val"]`` and conflicting activation-memory-budget annotations (one joint
-    graph has one budget). ``JointGraph.from_fx`` finds the same in its own pass
-    (``JointGraph.unsupported``).
-    """
-    budgets: dict[float, str] = {}
+    """The first construct fusioncut does not partition itself, named for a warning, or None:
+    a higher-order op other than those ``hops.KNOWN_HOPS`` models (its effects are unknown) or
+    an object fusioncut cannot size or pass on (``Value.OPAQUE``). ``JointGraph.from_fx``
+    finds the same in its own pass (``JointGraph.unsupported``); a malformed graph (a node
+    without ``meta["val"]`` included) is ``check_joint_module``'s to refuse."""
     for node in gm.graph.nodes:
         op = node.op
-        if op == "output":
-            continue
-        if op == "call_function":
-            k = classify(op, node.target)
-            if k == OpKind.HIGHER_ORDER:
-                reason = hops.unsupported_hop(node)
-                if reason is not None:
-                    return reason
-        if "val" not in node.meta:
-            if op == "get_attr":
-                continue
-            return f"node {node.name} without meta['val'] ({op_name(node.target)})"
-        val = node.meta["val"]
-        if _value_kind(val) == Value.OPAQUE:
-            return f"opaque value of type {type(val).__name__} on node {node.name}"
-        b = memory_budget_annotation(node)
-        if b is not None:
-            budgets.setdefault(b, node.name)
-    return one_budget(budgets)[1]
+        if op == "call_function" and classify(op, node.target) == OpKind.HIGHER_ORDER:
+            reason = hops.unsupported_hop(node)
+            if reason is not None:
+                return reason
+        if op != "output" and "val" in node.meta \
+                and _value_kind(node.meta["val"]) == Value.OPAQUE:
+            return f"opaque value of type {type(node.meta['val']).__name__} on node {node.name}"
+    return None
+
+
+def check_partitionable(gm: object, num_fwd_outputs: object,
+                        static_lifetime_input_indices: object, function: str) -> None:
+    """What every entry point but ``partition`` refuses before any work: what
+    ``check_joint_module`` refuses, and a graph ``partition`` would hand to PyTorch's
+    partitioner (there is no fusioncut decision for it)."""
+    check_joint_module(gm, num_fwd_outputs, static_lifetime_input_indices, function)
+    reason = unsupported_construct(gm)
+    if reason is not None:
+        raise fallback_error(function, reason)
+

@@ -235,37 +235,91 @@ def hop_ban(gm: fx.GraphModule, node: fx.Node, has_token_input: bool,
 
 
 def check_call(gm: fx.GraphModule, node: fx.Node, function: str) -> None:
-    """An ``invoke_subgraph`` call must match its subgraph: the operands' dtypes, ranks and
-    (static) sizes those of the subgraph's placeholders. Raises ``ValueError`` naming the node,
-    the operand and both shapes; a mismatch would make any partition wrong."""
-    if hop_name(node.target) != "invoke_subgraph" or len(node.args) < 2:
+    """An ``invoke_subgraph(subgraph, identifier, *operands)`` call must match its subgraph:
+    ``subgraph`` a get_attr node of a GraphModule that ``gm`` holds, ``identifier`` a string or
+    None, one operand per subgraph input, each of its input's kind (``_operand_problem``).
+    Raises ``ValueError`` naming the node, the operand and what the subgraph takes; a mismatch
+    would make any partition wrong (the emitted forward fails when it runs)."""
+    if hop_name(node.target) != "invoke_subgraph":
         return
-    sub = node.args[0]
+    where = f"{function}: invoke_subgraph node {node.name!r}"
+    if len(node.args) < 2:
+        raise ValueError(f"{where} has {len(node.args)} arguments; it takes (subgraph, "
+                         f"identifier, *operands)")
+    sub, identifier = node.args[0], node.args[1]
     if not isinstance(sub, fx.Node) or sub.op != "get_attr":
-        return
+        got = f"node {sub.name!r} (a {sub.op})" if isinstance(sub, fx.Node) else repr(sub)
+        raise ValueError(f"{where} takes its subgraph from a get_attr node; its first "
+                         f"argument is {got}")
     module = fetch_attr(gm, sub.target)
     if not isinstance(module, fx.GraphModule):
-        return
+        raise ValueError(f"{where} calls {sub.target!r}, which is a {type(module).__name__}, "
+                         f"not a subgraph (a torch.fx.GraphModule)")
+    if identifier is not None and not isinstance(identifier, str):
+        raise ValueError(f"{where}: identifier = {identifier!r} is invalid; expected a "
+                         f"string or None")
     # Graph-safe RNG states (CUDA) are placeholders the call sites get only after
     # partitioning (torch's thread_graphsafe_rng_from_hops): not operands yet.
     params = [p for p in module.graph.find_nodes(op="placeholder")
               if "rng_state" not in p.name]
     operands = node.args[2:]
     if len(params) != len(operands):
-        raise ValueError(
-            f"{function}: invoke_subgraph node {node.name!r} passes {len(operands)} operands to "
-            f"subgraph {sub.target!r}, which takes {len(params)} inputs")
+        raise ValueError(f"{where} passes {len(operands)} operands to subgraph "
+                         f"{sub.target!r}, which takes {len(params)} inputs")
     for k, (param, arg) in enumerate(zip(params, operands)):
-        if not isinstance(arg, fx.Node):
-            continue
-        want, got = param.meta.get("val"), arg.meta.get("val")
-        if not (isinstance(want, torch.Tensor) and isinstance(got, torch.Tensor)):
-            continue
+        want = param.meta.get("val", _NO_VAL)
+        got = _operand_value(gm, arg)
+        problem = _operand_problem(want, arg, got)
+        if problem is not None:
+            name = f" ({arg.name!r})" if isinstance(arg, fx.Node) else ""
+            raise ValueError(f"{where} calls subgraph {sub.target!r} with operand {k}{name} "
+                             f"{problem}; the subgraph's input {param.name!r} is "
+                             f"{_describe(want)} (a region's calls must agree with it)")
+
+
+_NO_VAL = object()
+# What a call may pass (torch's invoke_subgraph check): tensors, ints and SymInts, generators
+# and opaque objects (as nodes), None. A Python constant can only be an int or None.
+_CONSTANT_OPERANDS = (int, type(None))
+
+
+def _operand_value(gm: fx.GraphModule, arg: Any) -> Any:
+    """What an operand holds: a node's ``meta["val"]`` (a get_attr's attribute), else the
+    constant itself."""
+    if not isinstance(arg, fx.Node):
+        return arg
+    if arg.op == "get_attr" and "val" not in arg.meta:
+        return fetch_attr(gm, arg.target)
+    return arg.meta.get("val", _NO_VAL)
+
+
+def _operand_problem(want: Any, arg: Any, got: Any) -> str | None:
+    """Why an operand holding ``got`` cannot feed a subgraph input holding ``want``."""
+    if not isinstance(arg, fx.Node) and not isinstance(arg, _CONSTANT_OPERANDS):
+        return (f"= {arg!r} ({type(arg).__name__}), which no subgraph input takes (operands "
+                f"are tensors, ints, SymInts, generators, opaque objects or None)")
+    if want is _NO_VAL or got is _NO_VAL:
+        return None  # a subgraph input without meta["val"]: nothing to compare with
+    if isinstance(want, torch.Tensor):
+        if not isinstance(got, torch.Tensor):
+            return f"= {_describe(got)}, not a tensor"
         if want.dtype != got.dtype or want.dim() != got.dim() or any(
                 type(a) is int and type(b) is int and a != b
                 for a, b in zip(want.shape, got.shape)):
-            raise ValueError(
-                f"{function}: invoke_subgraph node {node.name!r} calls subgraph "
-                f"{sub.target!r} with operand {k} ({arg.name!r}) of shape "
-                f"{tuple(got.shape)} {got.dtype}; the subgraph's input {param.name!r} is "
-                f"{tuple(want.shape)} {want.dtype} (a region's calls must agree with it)")
+            return f"of shape {tuple(got.shape)} {got.dtype}"
+        return None
+    if isinstance(want, (int, torch.SymInt)):
+        ok = isinstance(got, (int, torch.SymInt))
+        return None if ok else f"= {_describe(got)}, not an int or SymInt"
+    if want is None:
+        return None if got is None else f"= {_describe(got)}, not None"
+    return None if isinstance(arg, fx.Node) else f"= {_describe(got)}"
+
+
+def _describe(val: Any) -> str:
+    if val is _NO_VAL:
+        return "without meta['val']"
+    if isinstance(val, torch.Tensor):
+        return f"{tuple(val.shape)} {val.dtype}"
+    return f"{val!r} ({type(val).__name__})" if val is None or isinstance(
+        val, (int, float, str)) else f"a {type(val).__name__}"

@@ -17,7 +17,7 @@ import torch.fx as fx
 
 from fusioncut import _torch_compat
 
-__all__ = ["check_joint_module", "flat_args", "use_error"]
+__all__ = ["check_joint_module", "fallback_error", "flat_args", "use_error"]
 
 
 def flat_args(args):
@@ -30,6 +30,7 @@ def flat_args(args):
 
 
 _NODE_OPS = ("placeholder", "get_attr", "call_function", "output")
+_VALUED = ("placeholder", "call_function")  # the nodes that carry a meta["val"]
 
 
 def check_joint_module(gm: Any, num_fwd_outputs: Any,
@@ -43,7 +44,9 @@ def check_joint_module(gm: Any, num_fwd_outputs: Any,
     none), ``call_function`` nodes whose target is not callable and ``get_attr`` nodes whose
     target the module lacks; a node (the output node
     included) that uses a node defined after it, itself (a cycle) or a node of another graph;
-    ``num_fwd_outputs`` that is not an int in ``[0, number of outputs]``;
+    a node without ``meta["val"]`` (but get_attr nodes and operators that return nothing),
+    naming how to trace a graph that has it; ``num_fwd_outputs`` that is not an int in
+    ``[0, number of outputs - 1]`` (all outputs forward: a graph without a backward);
     ``static_lifetime_input_indices`` that is not a sequence (or 1-D integer array) of ints in
     ``[0, number of primal inputs)``. ``order=False`` leaves the use-before-definition check
     to the caller (``JointGraph.from_fx`` finds it in its own pass, at no extra cost).
@@ -68,6 +71,8 @@ def check_joint_module(gm: Any, num_fwd_outputs: Any,
             raise ValueError(f"{function}: node {node.name!r} is a {op} node; a joint "
                              f"graph holds only {', '.join(_NODE_OPS)} nodes (trace it with "
                              f"AOTAutograd)")
+        if "val" not in node.meta and op in _VALUED and not _returns_nothing(node):
+            raise missing_val_error(function, node)
         if op == "placeholder" and is_primal(node):
             placeholders += 1
         elif op == "call_function" and not callable(node.target):
@@ -88,11 +93,21 @@ def check_joint_module(gm: Any, num_fwd_outputs: Any,
                                                          if nd.op != "output"])
     num_outputs = len(list(flat_args(output_node.args)))
     if isinstance(num_fwd_outputs, bool) or not isinstance(num_fwd_outputs, int):
-        raise TypeError(f"{function}: num_fwd_outputs must be an int in [0, {num_outputs}], "
+        raise TypeError(f"{function}: num_fwd_outputs must be an int in [0, {num_outputs - 1}], "
                         f"got {type(num_fwd_outputs).__name__} {num_fwd_outputs!r}")
     if not 0 <= num_fwd_outputs <= num_outputs:
         raise ValueError(f"{function}: num_fwd_outputs = {num_fwd_outputs} is out of range "
-                         f"[0, {num_outputs}] (the joint graph has {num_outputs} outputs)")
+                         f"[0, {num_outputs - 1}] (the joint graph has {num_outputs} outputs)")
+    if num_outputs == 0:
+        raise ValueError(f"{function}: the joint graph has no outputs; there is nothing to "
+                         f"partition")
+    if num_fwd_outputs == num_outputs:
+        raise ValueError(
+            f"{function}: num_fwd_outputs = {num_fwd_outputs} makes every output of the joint "
+            f"graph a forward output: there is no backward to partition. A joint graph from "
+            f"AOTAutograd ends with the backward's outputs (a gradient or None per primal "
+            f"input), so num_fwd_outputs is in [0, {num_outputs - 1}]; a forward-only graph "
+            f"saves nothing and needs no partitioner")
     if static_lifetime_input_indices is not None:
         if isinstance(static_lifetime_input_indices, (str, bytes)) or not isinstance(
                 static_lifetime_input_indices, (Sequence, set, frozenset, np.ndarray)) or (
@@ -108,6 +123,30 @@ def check_joint_module(gm: Any, num_fwd_outputs: Any,
                                  f"of range [0, {placeholders}) (the joint graph's primal "
                                  f"inputs)")
     return output_node
+
+
+def _returns_nothing(node: fx.Node) -> bool:
+    """An operator whose schema returns nothing (``aten._assert_scalar``, ``_assert_async``):
+    AOTAutograd records no ``meta["val"]`` for it, and none is needed."""
+    schema = getattr(node.target, "_schema", None) if node.op == "call_function" else None
+    return schema is not None and len(schema.returns) == 0
+
+
+def missing_val_error(function: str, node: fx.Node) -> ValueError:
+    what = f"calls {node.target}" if node.op == "call_function" else f"is a {node.op}"
+    return ValueError(
+        f"{function}: node {node.name!r} ({what}) has no meta['val']: fusioncut and PyTorch's "
+        f"partitioner size every value from the fake tensor recorded there. Trace the joint "
+        f"graph with AOTAutograd (aot_function, aot_module, torch.compile), or with "
+        f"make_fx(fn, tracing_mode='fake'), which record it on every node; a graph built or "
+        f"edited by hand must set node.meta['val'] on each placeholder and call_function")
+
+
+def fallback_error(function: str, reason: str) -> ValueError:
+    """The error of an entry point that cannot decide a graph ``partition`` falls back on."""
+    return ValueError(f"{function}: the joint graph contains {reason}, which fusioncut does "
+                      f"not partition itself (fusioncut.partition falls back to PyTorch's "
+                      f"partitioner for it)")
 
 
 def _has_path(obj: Any, target: object) -> bool:

@@ -24,6 +24,7 @@ import sys
 import textwrap
 from dataclasses import dataclass, fields
 
+from fusioncut._validate import check_number, shown
 from fusioncut.device import PRESETS, Device, resolve_device
 
 MODES = ("runtime", "memory")
@@ -37,6 +38,9 @@ OFFLOAD_MODES = ("never", "tagged", "auto")
 MAX_FACTOR = 1024
 MAX_SYMINT_BYTES = 2**32
 MAX_SIZE_HINT = 2**40
+MAX_TARGET_BYTES = 2**62
+"""Largest ``memory_budget_bytes`` / ``peak_memory_bytes``: the solver's INF. No graph saves or
+peaks at more (sizes are int64 byte counts), so a larger target would choose the same plan."""
 
 
 def _document_fields(cls: type) -> type:
@@ -143,11 +147,12 @@ class Options:
     fusioncut is the partitioner, else no budget. Range: ``[0, 1]``."""
 
     memory_budget_bytes: int | None = None
-    """The same budget as an absolute number of saved activation bytes. Range: ``>= 0``."""
+    """The same budget as an absolute number of saved activation bytes. Range: ``[0, 2**62]``
+    (``MAX_TARGET_BYTES``)."""
 
     peak_memory_bytes: int | None = None
     """A budget on the estimated peak memory of the step (peak.py): the plan that recomputes
-    least among those whose estimated peak fits. Range: ``>= 0``."""
+    least among those whose estimated peak fits. Range: ``[0, 2**62]``."""
 
     offload: str | None = None
     """Which saved values go to host memory between the forward and the backward (offload.py;
@@ -170,9 +175,7 @@ class Options:
 
     def __post_init__(self) -> None:
         def bad(name: str, value: object, valid: str) -> ValueError:
-            shown = (f"an int of {value.bit_length()} bits" if isinstance(value, int)
-                     and value.bit_length() > 64 else repr(value))  # repr(10**5000) raises
-            return ValueError(f"Options: {name} = {shown} is invalid; expected {valid}")
+            return ValueError(f"Options: {name} = {shown(value)} is invalid; expected {valid}")
 
         if not isinstance(self.mode, str) or self.mode not in MODES:
             raise bad("mode", self.mode, "one of " + ", ".join(repr(m) for m in MODES))
@@ -184,27 +187,30 @@ class Options:
                 self.ban_materialized_in_backward, bool):
             raise bad("ban_materialized_in_backward", self.ban_materialized_in_backward,
                       "None, True or False")
-        _check_int(bad, "unmaterialized_factor", self.unmaterialized_factor, 1, MAX_FACTOR)
+        check_number("Options", "unmaterialized_factor", self.unmaterialized_factor, 1,
+                     MAX_FACTOR, integer=True)
         if not isinstance(self.static_inputs_free_to_save, bool):
             raise bad("static_inputs_free_to_save", self.static_inputs_free_to_save,
                       "True or False")
-        _check_int(bad, "symint_bytes", self.symint_bytes, 0, MAX_SYMINT_BYTES)
-        _check_int(bad, "distance_cap", self.distance_cap, 0, 1024)
-        _check_int(bad, "unbacked_size_hint", self.unbacked_size_hint, 1, MAX_SIZE_HINT)
+        check_number("Options", "symint_bytes", self.symint_bytes, 0, MAX_SYMINT_BYTES,
+                     integer=True)
+        check_number("Options", "distance_cap", self.distance_cap, 0, 1024, integer=True)
+        check_number("Options", "unbacked_size_hint", self.unbacked_size_hint, 1,
+                     MAX_SIZE_HINT, integer=True)
         if not isinstance(self.annotations_override_bans, bool):
             raise bad("annotations_override_bans", self.annotations_override_bans,
                       "True or False")
         if not isinstance(self.algorithm, str) or self.algorithm not in ALGORITHMS:
             raise bad("algorithm", self.algorithm, "one of " + ", ".join(map(repr, ALGORITHMS)))
         object.__setattr__(self, "device", resolve_device(self.device, "Options"))
-        b = self.memory_budget
-        if b is not None and (isinstance(b, bool) or not isinstance(b, (int, float))
-                              or not 0.0 <= b <= 1.0):
-            raise bad("memory_budget", b, "a number in [0, 1] or None")
+        if self.memory_budget is not None:
+            check_number("Options", "memory_budget", self.memory_budget, 0, 1,
+                         valid="a number in [0, 1] or None")
         for name in ("memory_budget_bytes", "peak_memory_bytes"):
             value = getattr(self, name)
             if value is not None:
-                _check_int(bad, name, value, 0, None)
+                check_number("Options", name, value, 0, MAX_TARGET_BYTES, integer=True,
+                             valid="an integer in [0, 2**62] or None")
         if self.offload is not None and (not isinstance(self.offload, str)
                                          or self.offload not in OFFLOAD_MODES):
             raise bad("offload", self.offload,
@@ -239,10 +245,3 @@ class Options:
             return self.mode == "runtime"
         return self.ban_materialized_in_backward
 
-
-def _check_int(bad, name: str, value: object, lo: int, hi: int | None) -> None:
-    if not isinstance(value, int) or isinstance(value, bool) or value < lo or (
-        hi is not None and value > hi
-    ):
-        valid = f"an integer in [{lo}, {hi}]" if hi is not None else f"an integer >= {lo}"
-        raise bad(name, value, valid)

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import dataclasses
 import time
+import warnings
 from collections.abc import Mapping, Sequence
 from typing import Any, Callable
 
@@ -24,6 +25,8 @@ import torch.fx as fx
 
 from fusioncut import _torch_compat, ranks, regions
 from fusioncut._log import log_decision, logger
+from fusioncut._validate import check_number
+from fusioncut.budget import BudgetWarning
 from fusioncut.decision import Decision, PartitionError, decide, decide_graph
 from fusioncut.dynamic import RangeReport, SizeError, check_optimal_over_ranges, plan
 from fusioncut.emit import build_modules
@@ -55,8 +58,14 @@ def partition(joint_module: fx.GraphModule, _joint_inputs: Any, compiler: str = 
     Rejects, before any work: ``joint_module`` that is not an ``fx.GraphModule``
     (``TypeError``); a malformed graph (no or several output nodes, output not last,
     call_module or call_method nodes, a cycle, a use before definition, a node of another
-    graph, a non-callable target, an element count int64 cannot hold: ``ValueError`` naming
-    the node); ``num_fwd_outputs`` that is not an int in ``[0, number of outputs]``,
+    graph, a non-callable target, a node without ``meta["val"]`` (operators that return
+    nothing excepted), an element count int64 cannot hold, an ``invoke_subgraph`` call that
+    disagrees with its subgraph, an activation-memory-budget annotation or
+    ``torch._functorch.config.activation_memory_budget`` outside ``[0, 1]``: ``ValueError``
+    naming the node or setting); ``num_fwd_outputs`` that is not an int in
+    ``[0, number of outputs - 1]`` (a graph whose outputs are all forward outputs has no
+    backward to partition: PyTorch's partitioners return an empty backward for it, fusioncut
+    refuses it, since AOTAutograd never asks),
     ``static_lifetime_input_indices`` that is not a sequence of ints in ``[0, number of primal
     inputs)``, ``options`` that is not an ``Options`` (``TypeError`` or ``ValueError`` naming
     the argument and its valid range); ``report`` or ``range_report`` that is not callable
@@ -90,7 +99,7 @@ def partition(joint_module: fx.GraphModule, _joint_inputs: Any, compiler: str = 
                                   num_fwd_outputs=num_fwd_outputs,
                                   static_lifetime_input_indices=static_lifetime_input_indices,
                                   compiler=compiler, stacklevel=3)
-    options = with_torch_budget(options, graph.memory_budget)
+    options = with_torch_budget(options, graph.memory_budget, graph.budget_conflict)
     t0 = time.perf_counter()
     decision = decide_graph(graph, static_lifetime_input_indices, options)
     if ranks.sync_requested(graph):
@@ -172,25 +181,31 @@ def with_torch_offload(options: Options) -> Options:
     return dataclasses.replace(options, offload="auto")
 
 
-def with_torch_budget(options: Options, annotated: float | None = None) -> Options:
+def with_torch_budget(options: Options, annotated: float | None = None,
+                      conflict: str | None = None) -> Options:
     """``options`` with the memory budget PyTorch asks for when none is set: the graph's
-    region annotation (``torch.autograd.graph.region_activation_memory_budget``), else
-    ``torch._functorch.config.activation_memory_budget``. A budget in ``options`` wins."""
+    region annotation (``torch.autograd.graph.region_activation_memory_budget``; the strictest
+    when annotations disagree, with a ``BudgetWarning`` naming them), else
+    ``torch._functorch.config.activation_memory_budget``. A budget in ``options`` wins.
+    Rejects a torch setting that is not a number in [0, 1] (``ValueError`` naming it)."""
     if options.budgeted or options.memory_budget is not None:
         return options
     source, budget = "region annotation", annotated
     if budget is None:
         source = "torch._functorch.config.activation_memory_budget"
         budget = getattr(_torch_compat.functorch_config(), "activation_memory_budget", 1.0)
-    if budget is None or budget == 1.0:
+        if budget is None:
+            return options
+        check_number("partition", source, budget, 0, 1)
+    elif conflict is not None:
+        warnings.warn(f"fusioncut: {conflict}: one joint graph is partitioned under one "
+                      f"budget, so fusioncut uses the strictest, {budget:g} (put regions "
+                      f"that need different budgets in different graphs with a graph "
+                      f"break)", BudgetWarning, stacklevel=3)
+    if budget == 1.0:
         return options
-    try:
-        chosen = dataclasses.replace(options, memory_budget=float(budget))
-    except (TypeError, ValueError) as e:
-        raise ValueError(f"partition: {source} = {budget!r} is not a memory budget in [0, 1]"
-                         ) from e
     logger.info("memory budget %g from %s", budget, source)
-    return chosen
+    return dataclasses.replace(options, memory_budget=float(budget))
 
 
 def _region(joint_module: Any, joint_inputs: Any, num_fwd_outputs: int,

@@ -183,7 +183,7 @@ def _key(gm, nodes, num_fwd_outputs, static, options) -> tuple | None:
         key = (tuple(rows), num_fwd_outputs, tuple(static) if static is not None else None,
                options, _settings())
         hash(key)
-    except (KeyError, TypeError):
+    except (KeyError, TypeError, ValueError):  # ValueError: repr of a 5,000-digit int
         return None
     return key
 

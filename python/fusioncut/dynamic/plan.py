@@ -31,14 +31,14 @@ import torch
 import torch.fx as fx
 
 from fusioncut._solver import INF, NodeCutGraph
-from fusioncut.decision import Decision, PartitionError, decide
+from fusioncut.decision import Decision, PartitionError, decide_module
 from fusioncut.dynamic.priced import PlanBudget, PlanPrices, flop_expressions
 from fusioncut.dynamic.sized import SizedDecision
 from fusioncut.dynamic.sizes import SizeError, SizeOverflowError, SizeTable, SymbolInfo
 from fusioncut.dynamic.sweep import breakpoints
 from fusioncut.dynamic.symexpr import SizeProgram
 from fusioncut.emit import build_modules
-from fusioncut.graph import Role, check_joint_module, unsupported_construct
+from fusioncut.graph import Role
 from fusioncut.budget import choose
 from fusioncut.network import add_switches, contract_backward, prices_of
 from fusioncut.offload import offloaded
@@ -57,8 +57,9 @@ def plan(joint_module: fx.GraphModule, joint_inputs: Any = None, *, num_fwd_outp
     keywords are accepted and ignored). The graph is not modified. Warns
     ``UnbackedSizeWarning`` once per unbacked symbol.
 
-    Rejects: what ``check_joint_module`` rejects (a non-GraphModule, a malformed graph, bad
-    ``num_fwd_outputs`` or ``static_lifetime_input_indices``), a graph that ``partition`` would
+    Rejects: what ``check_joint_module`` rejects (a non-GraphModule, a malformed graph, a node
+    without ``meta["val"]``, a graph without a backward, bad ``num_fwd_outputs`` or
+    ``static_lifetime_input_indices``), a graph that ``partition`` would
     hand to torch's partitioner (``ValueError`` naming the construct), ``options`` that is not
     an ``Options`` (``TypeError``); ``PartitionError`` when no valid partition exists.
     """
@@ -67,14 +68,8 @@ def plan(joint_module: fx.GraphModule, joint_inputs: Any = None, *, num_fwd_outp
     if not isinstance(options, Options):
         raise TypeError(f"plan: options must be a fusioncut.Options, got "
                         f"{type(options).__name__}")
-    check_joint_module(joint_module, num_fwd_outputs, static_lifetime_input_indices, "plan")
-    reason = unsupported_construct(joint_module)
-    if reason is not None:
-        raise ValueError(f"plan: the joint graph contains {reason}, which fusioncut does not "
-                         f"partition itself")
-    reference = decide(joint_module, num_fwd_outputs=num_fwd_outputs,
-                       static_lifetime_input_indices=static_lifetime_input_indices,
-                       options=options)
+    reference = decide_module(joint_module, num_fwd_outputs, static_lifetime_input_indices,
+                              options, "plan")
     return Plan(reference, options, static_lifetime_input_indices)
 
 

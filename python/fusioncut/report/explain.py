@@ -17,9 +17,9 @@ import torch.fx as fx
 
 from fusioncut import _torch_compat
 from fusioncut._log import log_decision
-from fusioncut.decision import decide
+from fusioncut.decision import decide_module
 from fusioncut.emit import build_modules
-from fusioncut.graph import check_joint_module, unsupported_construct
+from fusioncut.graph import check_partitionable, unsupported_construct
 from fusioncut.options import Options
 from fusioncut.report.build import report_from_decision
 from fusioncut.report.capture import trace
@@ -91,19 +91,13 @@ def explain_joint(joint_module: fx.GraphModule, *, num_fwd_outputs: int,
     _check_options("explain_joint", options, compare)
     if options is None:
         options = Options()
-    check_joint_module(joint_module, num_fwd_outputs, static_lifetime_input_indices,
-                       "explain_joint")
-    reason = unsupported_construct(joint_module)
-    if reason is not None:
-        raise ValueError(f"explain: fusioncut.partition falls back to PyTorch's partitioner "
-                         f"for this graph ({reason}); there is no fusioncut decision to "
-                         f"explain")
+    check_partitionable(joint_module, num_fwd_outputs, static_lifetime_input_indices,
+                        "explain_joint")
     with _torch_compat.quiet_copies():
         jm = copy.deepcopy(joint_module)
     t0 = time.perf_counter()
-    decision = decide(jm, num_fwd_outputs=num_fwd_outputs,
-                      static_lifetime_input_indices=static_lifetime_input_indices,
-                      options=options)
+    decision = decide_module(jm, num_fwd_outputs, static_lifetime_input_indices, options,
+                             "explain_joint")
     t1 = time.perf_counter()
     fw, bw = build_modules(jm, decision.saved_values, decision.saved_sym_nodes,
                            num_fwd_outputs=num_fwd_outputs,

@@ -35,9 +35,10 @@ import torch.fx as fx
 
 from fusioncut import _torch_compat
 from fusioncut.budget import Frontier, FrontierPoint, choose, saved_activation_bytes
-from fusioncut.decision import Decision, decide, frontier_of
+from fusioncut.decision import Decision, decide_module, frontier_of
 from fusioncut.decision import pareto as joint_frontier
 from fusioncut.graph import JointGraph
+from fusioncut.ops import OpKind
 from fusioncut.options import Options
 from fusioncut.peak import estimate_peak, phases, recomputed
 from fusioncut.recompute import node_flops, recompute_model
@@ -50,6 +51,7 @@ __all__ = ["BUDGETS", "BudgetRow", "ParetoReport", "PlanScore", "combine_pareto"
            "torch_budget_plan"]
 
 BUDGETS = tuple(round(0.1 * k, 1) for k in range(11))
+_RANDOM = int(OpKind.RANDOM)
 
 
 @dataclass
@@ -64,6 +66,12 @@ class PlanScore:
     num_recomputed: int
     partition_s: float | None = None
     error: str | None = None
+    redrawn: list[str] = field(default_factory=list)
+    """Random ops (``native_dropout``, ``rand_like``, ...) the plan recomputes in the
+    backward: there they draw new random numbers, so the gradients no longer match the
+    forward's. fusioncut's plans never have any (random ops are never recomputed without RNG
+    replay); PyTorch's under ``activation_memory_budget < 1`` may (torch 2.13 re-draws
+    ``native_dropout``)."""
 
 
 @dataclass
@@ -105,7 +113,8 @@ def score_saved(decision: Decision, saved: np.ndarray, seconds: np.ndarray,
         recompute_seconds=float(seconds[again].sum()),
         torch_flops=float(np.maximum(flops[calls], 1.0).sum()) if len(calls) else 0.0,
         peak_bytes=estimate_peak(graph, saved, split=split).peak,
-        num_saved=len(saved), num_recomputed=len(again))
+        num_saved=len(saved), num_recomputed=len(again),
+        redrawn=[graph.nodes[i].name for i in again.tolist() if graph.kind[i] == _RANDOM])
 
 
 def _point_score(decision, point: FrontierPoint, seconds, flops) -> PlanScore:
@@ -179,12 +188,14 @@ def pareto_report(joint_module: fx.GraphModule, joint_inputs: Any = None, *,
                   options: Options | None = None, budgets=BUDGETS,
                   compare: bool = True) -> ParetoReport:
     """Score fusioncut's frontier and, at each budget, fusioncut's and PyTorch's plans."""
-    options = options or Options()
+    options = Options() if options is None else options
+    if not isinstance(options, Options):
+        raise TypeError(f"pareto: options must be a fusioncut.Options, got "
+                        f"{type(options).__name__}")
     runtime = dataclasses.replace(options, memory_budget=None, memory_budget_bytes=None,
                                   peak_memory_bytes=None)
-    decision = decide(joint_module, num_fwd_outputs=num_fwd_outputs,
-                      static_lifetime_input_indices=static_lifetime_input_indices,
-                      options=runtime)
+    decision = decide_module(joint_module, num_fwd_outputs, static_lifetime_input_indices,
+                             runtime, "pareto")
     graph = decision.graph
     device = options.budget_device
     seconds = recompute_model(graph, device).seconds(graph)
@@ -230,7 +241,7 @@ def format_pareto(report: ParetoReport) -> str:
         f, t, same = r.fusioncut, r.torch, r.at_torch_bytes
         rows.append([f"{r.budget:g}", format_bytes(f.saved_bytes), format_bytes(f.peak_bytes),
                      format_seconds(f.recompute_seconds), f"{f.torch_flops:.3g}",
-                     t.error or format_bytes(t.saved_bytes),
+                     t.error or format_bytes(t.saved_bytes) + (" *" if t.redrawn else ""),
                      "" if t.error else format_bytes(t.peak_bytes),
                      "" if t.error else format_seconds(t.recompute_seconds),
                      "" if t.error else f"{t.torch_flops:.3g}",
@@ -246,10 +257,18 @@ def format_pareto(report: ParetoReport) -> str:
     head.append("(a budget is a fraction of each partitioner's own range, so the two columns "
                 "differ at one budget; the last column is fusioncut's recompute time at "
                 "PyTorch's saved bytes)\n")
-    return "\n".join(head + table(
+    lines = head + table(
         ["budget", "fusioncut saved", "peak", "recompute", "FLOPs", "PyTorch saved", "peak",
          "recompute", "FLOPs", "fusioncut at PyTorch's bytes"], rows,
-        right=set(range(1, 10))))
+        right=set(range(1, 10)))
+    redrawn = [r for r in report.rows if r.torch.redrawn and r.torch.error is None]
+    if redrawn:
+        names = sorted({n for r in redrawn for n in r.torch.redrawn})
+        lines.append(f"* PyTorch's plan at budget {', '.join(f'{r.budget:g}' for r in redrawn)}"
+                     f" recomputes {', '.join(names)} in the backward, which draws new random "
+                     f"numbers there: its gradients differ from the forward's (fusioncut never "
+                     f"recomputes a random op)")
+    return "\n".join(lines)
 
 
 def pareto_dict(report: ParetoReport) -> dict:
@@ -306,4 +325,5 @@ def _sum_scores(scores: list[PlanScore]) -> PlanScore:
                      torch_flops=sum(s.torch_flops for s in scores), peak_bytes=peak,
                      num_saved=sum(s.num_saved for s in scores),
                      num_recomputed=sum(s.num_recomputed for s in scores),
-                     partition_s=None if any(t is None for t in times) else sum(times))
+                     partition_s=None if any(t is None for t in times) else sum(times),
+                     redrawn=[n for s in scores for n in s.redrawn])
