@@ -11,7 +11,9 @@ processes falls on all alike:
 
     fusioncut runtime   fusioncut.partition, Options(mode="runtime") (the default)
     fusioncut memory    fusioncut.partition, Options(mode="memory")
-    torch min-cut       torch's min_cut_rematerialization_partition (the peer)
+    torch min-cut       torch's min_cut_rematerialization_partition (the peer; its solver is
+                        networkx's preflow-push up to torch 2.14, a pure-Python Dinic from
+                        2.15: the run prints which)
     default_partition   torch's default_partition (no recomputation)
 
 A method stops after ``--repeats`` calls, or earlier once it has made ``MIN_REPEATS`` calls and
@@ -29,8 +31,8 @@ Checks (a failure prints MISMATCH and exits 1):
 - on the first repeat, every method's forward and backward modules compute what
   default_partition's compute, on the same seeded inputs.
 A fusioncut fallback to torch's partitioner, or fusioncut saving more than default_partition,
-is printed as a MISS (the numbers are still reported). The target on gpt48 (>= 10x faster than
-torch's min-cut, no more saved bytes) is printed as PASS/MISS.
+is printed as a MISS (the numbers are still reported). The target on gpt48 (>= 18x faster than
+torch's min-cut, >= 16x on torch 2.15+, no more saved bytes) is printed as PASS/MISS.
 
 Results: a table on stdout and JSON (default bench/results/partition.json).
 """
@@ -72,9 +74,11 @@ MIN_REPEATS = 3
 BUDGET_S = 20.0
 DEFAULT_JSON = os.path.join(os.path.dirname(os.path.abspath(__file__)), "results",
                             "partition.json")
-# The end-to-end target (>= 10x faster than torch's min-cut, no more bytes) is checked here.
+# The end-to-end target (faster than torch's min-cut by TARGET_SPEEDUP, no more bytes) is
+# checked here. torch 2.15 solves its cut with a pure-Python Dinic instead of networkx
+# (its partition time barely moved: the solve was under 15% of it), so the bar is per torch.
 TARGET_MODEL = "gpt48"
-TARGET_SPEEDUP = 10.0
+TARGET_SPEEDUP = 16.0 if _torch_compat.torch_version() >= (2, 15) else 18.0
 
 
 def _fusioncut_method(mode: str):
@@ -375,6 +379,7 @@ def check(results: list[ModelResult]) -> tuple[list[str], list[str], list[str]]:
 
 def _versions() -> dict:
     return {"python": platform.python_version(), "torch": torch.__version__,
+            "torch_min_cut_solver": _torch_compat.torch_min_cut_solver(),
             "fusioncut": getattr(fusioncut, "__version__", "?")}
 
 

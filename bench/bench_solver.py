@@ -10,7 +10,8 @@ first, so imports are not timed. It reports the median and min-max, the time rat
 ``preflow_push`` measured in the same run, and checks every answer:
 
 - every tool's cut value equals fusioncut's (and, for the recorded torch networks, the value
-  networkx returned inside torch when the network was recorded);
+  torch's own solver returned when the network was recorded: networkx up to torch 2.14, its
+  pure-Python Dinic from 2.15; the recording's ``solver`` field says which);
 - every source side a tool returns is a cut whose capacity is that value.
 
 A mismatch is printed as MISMATCH and makes the run exit with status 1.

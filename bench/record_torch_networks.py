@@ -1,9 +1,11 @@
 """Record the flow networks PyTorch's own partitioner builds for GPT-style models.
 
 Torch's ``min_cut_rematerialization_partition`` builds a networkx ``DiGraph`` inside
-``solve_min_cut`` and hands it to ``networkx.minimum_cut(G, "source", "sink")``. This script
-traces a small GPT with ``functorch.compile.aot_function`` using that partitioner, wraps
-``networkx.minimum_cut`` for the duration of the trace, and saves the graph it is given::
+``solve_min_cut`` and hands it to a ``minimum_cut(G, "source", "sink")``: networkx's up to
+torch 2.14, its own pure-Python Dinic (``torch._functorch._activation_checkpointing.min_cut``)
+from 2.15. This script traces a small GPT with ``functorch.compile.aot_module`` using that
+partitioner, wraps whichever ``minimum_cut`` the installed torch calls for the duration of
+the trace, and saves the graph it is given::
 
     bench/data/gpt{L}.npz
         num_nodes  int64 scalar       vertices, "source" and "sink" included
@@ -11,8 +13,9 @@ traces a small GPT with ``functorch.compile.aot_function`` using that partitione
         capacity   int64 (num_edges,) 'capacity' attribute; missing or math.inf -> INF = 2**62
         source     int64 scalar       id of "source"
         sink       int64 scalar       id of "sink"
-        cut_value  int64 scalar       the value networkx returned (the benchmark re-checks it)
-        nx_seconds float64 scalar     how long torch's networkx.minimum_cut call took
+        cut_value  int64 scalar       the value torch's solver returned (re-checked)
+        nx_seconds float64 scalar     how long torch's minimum_cut call took
+        solver     str scalar         which solver that was, and torch's version
         names      str (num_nodes,)   vertex names ("add_3_in", ...), for debugging
 
 Capacities torch writes are integers (bytes times a distance heuristic) or floats holding an
@@ -35,6 +38,7 @@ Usage: python bench/record_torch_networks.py [--layers 12 48 96] [--out bench/da
 from __future__ import annotations
 
 import argparse
+import importlib
 import math
 import os
 import time
@@ -43,6 +47,7 @@ import networkx
 import numpy as np
 import torch
 
+from fusioncut._torch_compat import torch_min_cut_solver
 from fusioncut.models import GPT, GPTConfig, gpt_config
 
 # fusioncut.INF, spelled out: the recorded data do not depend on the solver's constants.
@@ -101,7 +106,8 @@ def record(layers: int) -> tuple[dict[str, np.ndarray], GPTConfig]:
     targets = torch.randint(0, cfg.vocab, (BATCH, cfg.block_size))
 
     calls: list[tuple[networkx.DiGraph, float, float]] = []
-    original = networkx.minimum_cut
+    owner = _minimum_cut_owner()
+    original = owner.minimum_cut
 
     def recording_minimum_cut(graph, s, t, *args, **kwargs):
         if (s, t) != ("source", "sink") or args or kwargs:
@@ -111,7 +117,7 @@ def record(layers: int) -> tuple[dict[str, np.ndarray], GPTConfig]:
         calls.append((graph.copy(), value, time.perf_counter() - start))
         return value, partition
 
-    networkx.minimum_cut = recording_minimum_cut
+    owner.minimum_cut = recording_minimum_cut
     try:
         compiled = aot_module(
             model,
@@ -121,7 +127,7 @@ def record(layers: int) -> tuple[dict[str, np.ndarray], GPTConfig]:
         )
         compiled(idx, targets).backward()
     finally:
-        networkx.minimum_cut = original
+        owner.minimum_cut = original
 
     if len(calls) != 1:
         raise RuntimeError(f"expected one minimum_cut call for {layers} layers, got {len(calls)}")
@@ -129,7 +135,15 @@ def record(layers: int) -> tuple[dict[str, np.ndarray], GPTConfig]:
     arrays = network_to_arrays(graph)
     arrays["cut_value"] = np.int64(_to_capacity(value, ("source", "sink")))
     arrays["nx_seconds"] = np.float64(seconds)
+    arrays["solver"] = np.array(f"{torch_min_cut_solver()}, torch {torch.__version__}")
     return arrays, cfg
+
+
+def _minimum_cut_owner():
+    """The module whose ``minimum_cut`` torch's partitioner calls: torch 2.15+ imports its
+    own into ``torch._functorch.partitioners``; earlier releases call ``networkx``'s."""
+    partitioners = importlib.import_module("torch._functorch.partitioners")
+    return partitioners if hasattr(partitioners, "minimum_cut") else networkx
 
 
 def main() -> None:
@@ -149,7 +163,7 @@ def main() -> None:
             f"{path}: {cfg}\n"
             f"  {int(arrays['num_nodes'])} vertices, {arrays['src'].size} edges "
             f"({finite.size} finite, max finite capacity {finite.max()}), "
-            f"cut value {int(arrays['cut_value'])}, networkx.minimum_cut "
+            f"cut value {int(arrays['cut_value'])}, {arrays['solver']}: "
             f"{float(arrays['nx_seconds']) * 1e3:.1f} ms, traced in {trace_seconds:.1f} s, "
             f"{os.path.getsize(path) / 1024:.1f} KiB"
         )

@@ -18,6 +18,7 @@ graph-breaks where Hugging Face code cannot be traced.
 from __future__ import annotations
 
 import copy
+import functools
 import os
 import warnings
 
@@ -31,6 +32,8 @@ import fusioncut
 from fusioncut.decision import decide
 from fusioncut.fallback import FallbackWarning
 from fusioncut.report import measure
+
+from test_tags_annotate import TorchOnTags
 
 if os.environ.get("CI"):
     import transformers  # the test extra installs it: CI must not skip these
@@ -115,8 +118,9 @@ class Recording:
     copy of every joint graph it is handed (taken outside the compile's fake mode: joint
     graphs may hold real tensor constants)."""
 
-    def __init__(self, options=None):
+    def __init__(self, options=None, partition=None):
         self.options = options
+        self.partition = partition or functools.partial(fusioncut.partition, options=options)
         self.joints: list[tuple] = []
 
     def __call__(self, joint_module, joint_inputs, **kwargs):
@@ -124,22 +128,22 @@ class Recording:
             self.joints.append((copy.deepcopy(joint_module), joint_inputs, dict(kwargs)))
         with warnings.catch_warnings():
             warnings.simplefilter("error", FallbackWarning)
-            return fusioncut.partition(joint_module, joint_inputs, options=self.options,
-                                       **kwargs)
+            return self.partition(joint_module, joint_inputs, **kwargs)
 
 
 def _grads(model):
     return {name: p.grad for name, p in model.named_parameters() if p.grad is not None}
 
 
-def _train(name, options=None):
+def _train(name, options=None, partition=None):
     """One compiled step of model ``name`` next to an eager copy: ``(name, (loss, grads),
-    (eager loss, eager grads), joint graphs)``."""
+    (eager loss, eager grads), joint graphs)``. ``partition``: the partition_fn (default
+    ``fusioncut.partition`` with ``options``)."""
     torch.manual_seed(0)
     model, args = MODELS[name](torch.Generator().manual_seed(0))
     model.train()
     eager = copy.deepcopy(model)
-    recording = Recording(options)
+    recording = Recording(options, partition)
     torch._dynamo.reset()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", FutureWarning)
@@ -196,3 +200,21 @@ def test_zoo_transformers_least_memory_budget_gradients_equal_eager(name):
     """memory_budget = 0 (matmuls recomputable at their price): no fallback, and a plan that
     recomputes more still trains exactly like eager."""
     _assert_equals_eager(_train(name, fusioncut.Options(memory_budget=0.0)))
+
+
+def test_zoo_transformers_annotate_reproduces_fusioncut_through_torchs_partitioner(compiled):
+    """``fusioncut.annotate``, then PyTorch's min-cut partitioner: fusioncut's saved set, in
+    every joint graph."""
+    name, _, _, joints = compiled
+    on_tags = TorchOnTags()
+    for joint, joint_inputs, kwargs in joints:
+        on_tags(copy.deepcopy(joint), joint_inputs, **kwargs)
+    for k, (ours, theirs) in enumerate(on_tags.pairs):
+        assert ours == theirs, (f"{name} graph {k}: fusioncut only "
+                                f"{sorted(set(ours) - set(theirs))}, PyTorch only "
+                                f"{sorted(set(theirs) - set(ours))}")
+
+
+@pytest.mark.parametrize("name", ["gpt2", "llama"])
+def test_zoo_transformers_trained_through_annotate_equal_eager(name):
+    _assert_equals_eager(_train(name, partition=TorchOnTags()))

@@ -27,6 +27,9 @@ from fusioncut._solver import (
 )
 
 _LAZY = {
+    "annotate": "fusioncut.tags",
+    "AnnotatingPartitioner": "fusioncut.inductor",
+    "TorchVersionWarning": "fusioncut._torch_compat",
     "build_modules": "fusioncut.emit",
     "FallbackWarning": "fusioncut.fallback",
     "InductorPartitioner": "fusioncut.inductor",

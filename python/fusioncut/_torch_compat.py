@@ -1,11 +1,12 @@
 """Every private torch import fusioncut makes, in one place.
 
-fusioncut supports ``torch>=2.8,<2.15`` (tested on 2.13). The private APIs below have moved
-or changed between releases; each one is resolved lazily, at the time of use, so that
-``import fusioncut`` never fails on an unsupported torch, and a missing symbol raises an
-``ImportError`` that names the torch version and the symbol.
+fusioncut supports ``torch>=2.8,<2.16`` (tested on 2.13, 2.14.1 and 2.15.0). The private APIs
+below have moved or changed between releases; each one is resolved lazily, at the time of use,
+so that ``import fusioncut`` never fails on an unsupported torch, and a missing symbol raises
+an ``ImportError`` that names the torch version and the symbol. Importing the partitioner on a
+torch outside that range warns once (``check_torch_version``).
 
-    symbol                          where (torch 2.8 .. 2.14)
+    symbol                          where (torch 2.8 .. 2.15)
     ----------------------------    ------------------------------------------------------
     partitioner helpers             torch._functorch.partitioners
     raise_getitems                  torch._functorch.compile_utils
@@ -18,6 +19,13 @@ or changed between releases; each one is resolved lazily, at the time of use, so
     unset_fake_temporarily          torch._subclasses.fake_tensor
     no_dispatch                     torch.utils._mode_utils
     no_python_dispatcher            torch._dispatch.python
+    is_custom_class_obj             torch._library.opaque_object (2.14+; is_opaque_value,
+                                    deprecated there, before)
+    get_compile_sync_pg             torch._dynamo.distributed (2.15+)
+    _free_symbols_without_replacements  torch._functorch.partitioners (2.14+)
+
+Rules of torch's partitioner that changed between releases, and the version each one starts
+at, are the ``follows_*`` functions below: the rest of fusioncut asks them, never a version.
 
 On torch 2.8, ``fusioncut.partition`` works as an AOTAutograd ``partition_fn``; the Inductor
 hook (``InductorPartitioner``) needs 2.9 and says so when constructed.
@@ -28,12 +36,17 @@ from __future__ import annotations
 import contextlib
 import functools
 import importlib
+import importlib.util
 from typing import Any, Callable, NamedTuple
 
 import torch
 
 SUPPORTED_MIN = (2, 8)
-SUPPORTED_MAX_EXCLUSIVE = (2, 15)
+SUPPORTED_MAX_EXCLUSIVE = (2, 16)
+
+
+class TorchVersionWarning(UserWarning):
+    """The installed torch lies outside the range fusioncut supports."""
 
 
 def torch_version() -> tuple[int, int]:
@@ -44,6 +57,27 @@ def torch_version() -> tuple[int, int]:
 
 def is_supported_torch() -> bool:
     return SUPPORTED_MIN <= torch_version() < SUPPORTED_MAX_EXCLUSIVE
+
+
+def supported_range() -> str:
+    """``torch>=2.8,<2.16``: the range fusioncut declares."""
+    return (f"torch>={SUPPORTED_MIN[0]}.{SUPPORTED_MIN[1]},"
+            f"<{SUPPORTED_MAX_EXCLUSIVE[0]}.{SUPPORTED_MAX_EXCLUSIVE[1]}")
+
+
+def check_torch_version(stacklevel: int = 2) -> bool:
+    """Warn (``TorchVersionWarning``) once, at the partitioner's import, when the installed
+    torch is outside the supported range; whether it is inside. The solver never warns."""
+    if is_supported_torch():
+        return True
+    import warnings
+
+    warnings.warn(
+        f"fusioncut: torch {torch.__version__} is installed, but fusioncut's partitioner "
+        f"supports {supported_range()}; partitioning may fail or fall back to PyTorch's "
+        f"partitioner (install a supported torch, or use fusioncut.min_cut alone)",
+        TorchVersionWarning, stacklevel=stacklevel + 1)
+    return False
 
 
 @functools.lru_cache(maxsize=None)
@@ -60,8 +94,7 @@ def _require(module: str, name: str, since: tuple[int, int] = SUPPORTED_MIN) -> 
     except (ImportError, AttributeError) as e:
         raise ImportError(
             f"fusioncut: torch {version} has no {module}.{name} (fusioncut supports "
-            f"torch>={SUPPORTED_MIN[0]}.{SUPPORTED_MIN[1]},"
-            f"<{SUPPORTED_MAX_EXCLUSIVE[0]}.{SUPPORTED_MAX_EXCLUSIVE[1]})"
+            f"{supported_range()})"
         ) from e
 
 
@@ -191,10 +224,15 @@ def is_opaque_object() -> Callable[[object], bool]:
             types += (cls(),)
         except ImportError:
             pass
-    try:
-        registered = _require("torch._library.opaque_object", "is_opaque_value")
-    except ImportError:
-        registered = None
+    # torch 2.14 renamed is_opaque_value to is_custom_class_obj and made the old name log a
+    # deprecation line on every call.
+    registered = None
+    for name in ("is_custom_class_obj", "is_opaque_value"):
+        try:
+            registered = _require("torch._library.opaque_object", name)
+            break
+        except ImportError:
+            pass
 
     def is_opaque(val: object) -> bool:
         return isinstance(val, types) or (registered is not None and bool(registered(val)))
@@ -402,6 +440,94 @@ def ordered_set(items: Any) -> Any:
     return _require("torch.utils._ordered_set", "OrderedSet")(items)
 
 
+# --- rules of torch's partitioner that changed between releases: each function names the
+# first release that has its rule, and fusioncut follows the rule exactly there ------------
+
+
+def follows_sdpa_dropout_rule() -> bool:
+    """2.14+: an SDPA whose ``dropout_p`` is statically 0 is not random (``is_rng_op``)."""
+    return torch_version() >= (2, 14)
+
+
+def unreplaced_free_symbols() -> Callable[[Any], Any] | None:
+    """2.14+: the symbols of a value before the shape environment's replacements (torch's
+    backward binds these as well as the replaced ones); None before 2.14."""
+    if torch_version() < (2, 14):
+        return None
+    try:
+        return _require(_PARTITIONERS, "_free_symbols_without_replacements", since=(2, 14))
+    except ImportError:
+        return None
+
+
+def stamps_static_inputs() -> bool:
+    """2.15+: primals carry ``meta["is_static_input"]`` for the backward compiler."""
+    return torch_version() >= (2, 15)
+
+
+def device_values_are_free() -> bool:
+    """2.15+: a ``torch.device`` value is size 0, never saved, recomputed where needed."""
+    return torch_version() >= (2, 15)
+
+
+def wait_ops() -> tuple:
+    """The functional collectives' wait ops this torch has (``wait_tensors`` is 2.15+)."""
+    if not torch.distributed.is_available():
+        return ()
+    ns = torch.ops._c10d_functional
+    return tuple(getattr(ns, name).default for name in ("wait_tensor", "wait_tensors")
+                 if hasattr(ns, name))
+
+
+def compile_sync_group() -> Any:
+    """The group for a compiler's collectives: 2.15+ ``get_compile_sync_pg`` (gloo, shared
+    with AOTAutograd's cache-hit sync); None, the default group, before."""
+    if torch_version() < (2, 15):
+        return None
+    try:
+        get = _require("torch._dynamo.distributed", "get_compile_sync_pg", since=(2, 15))
+    except ImportError:
+        return None
+    return get()
+
+
+def extracts_control_deps() -> bool:
+    """2.14+: torch's extraction splits ``control_deps`` between the two graphs."""
+    return torch_version() >= (2, 14)
+
+
+def control_deps_hop() -> Any:
+    """Inductor's ``control_deps`` higher-order op (ordering of stream syncs)."""
+    return _require("torch._inductor.fx_passes.control_dependencies", "control_deps")
+
+
+def torch_min_cut_solver() -> str:
+    """What torch's min-cut partitioner solves with: a Python Dinic from 2.15, networkx before."""
+    if importlib.util.find_spec("torch._functorch._activation_checkpointing.min_cut"):
+        return "pure-Python Dinic (torch._functorch._activation_checkpointing.min_cut)"
+    return "networkx.minimum_cut (preflow-push)"
+
+
+# --- activation quantization (Inductor's activation_quantization_aten_pass) ------------------
+
+
+def activation_quantization_options() -> dict | None:
+    """The pass's options when ``post_grad_fusion_options["activation_quantization_aten_pass"]``
+    is configured, else None."""
+    options = inductor_config().post_grad_fusion_options.get(
+        "activation_quantization_aten_pass", None)
+    return None if options is None else dict(options)
+
+
+def quantization_rule() -> tuple[Callable[[Any], bool], torch.dtype] | None:
+    """torch's ``should_quantize`` (on a joint node) and its ``get_quant_type()``; None on a
+    torch without them."""
+    try:
+        should = _require(_PARTITIONERS, "should_quantize")
+        quant_type = _require(_PARTITIONERS, "get_quant_type")
+    except ImportError:
+        return None
+    return should, quant_type()
 # --- activation offloading (fusioncut.offload, emit.offload) ---------------------------------
 #
 # torch/_functorch/_activation_offloading (torch 2.13): enable_activation_offloading(fw, bw,

@@ -29,7 +29,7 @@ from typing import Any
 import numpy as np
 import torch.fx as fx
 
-from fusioncut import _torch_compat
+from fusioncut import _torch_compat, quantization
 from fusioncut._solver import INF, UnboundedCutError, min_node_cut
 from fusioncut.budget import (
     BudgetChoice,
@@ -103,6 +103,8 @@ class Decision:
     static_inputs: np.ndarray  # bool (n,): static-lifetime inputs
     budget: BudgetChoice | None = None  # the memory target's plan, when one was set
     runtime_saved: np.ndarray | None = None  # the runtime plan, when a budget replaced it
+    quantized: np.ndarray | None = None  # bool (n,): torch's activation quantization would
+    # store these at fewer bytes if saved (weights count that); None: the pass is off
     offload: OffloadPolicy | None = None  # the offload rule; None under offload="never"
     offloaded: np.ndarray = dataclasses.field(
         default_factory=lambda: np.zeros(0, dtype=np.int64))
@@ -222,7 +224,8 @@ def decide_graph(graph: JointGraph, static_lifetime_input_indices, options: Opti
     rule = offload_rule(graph, options)
     static = graph.static_input_mask(static_lifetime_input_indices)
     costs = cost_model(graph, policy, options, static_input_nodes=static)
-    w = costs.weights(graph.nbytes)
+    quantized = quantization.quantized(graph, static)
+    w = costs.weights(quantization.saved_nbytes(graph, quantized))
     net = flow_network(graph, policy)
     model = recompute_model(graph, options.device) if options.device is not None else None
     byte_eq = model.byte_equivalents(graph) if model is not None else None
@@ -255,7 +258,7 @@ def decide_graph(graph: JointGraph, static_lifetime_input_indices, options: Opti
     saved = saved[saved < graph.num_nodes]
     decision = Decision(graph=graph, policy=policy, costs=costs, weights=w, network=net,
                         saved=saved, cut_value=int(cut.value), dropped_preferences=dropped,
-                        static_inputs=static, offload=rule,
+                        static_inputs=static, quantized=quantized, offload=rule,
                         offloaded=offloaded(rule, saved))
     if options.budgeted:
         _apply_budget(decision, options)

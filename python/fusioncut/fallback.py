@@ -18,6 +18,7 @@ from __future__ import annotations
 import warnings
 from typing import Any
 
+import torch
 import torch.fx as fx
 
 from fusioncut import _torch_compat
@@ -47,9 +48,11 @@ def unsupported_config() -> str | None:
     """torch settings that change what a partitioner must emit and that fusioncut does not
     model, named for a warning; read once per call, never cached.
     (``_sync_decision_cross_ranks`` is modelled: ``ranks.py``; ``enable_activation_offloading``
-    too: ``Options.offload``.)"""
-    if _torch_compat.activation_quantization_enabled():
-        return "activation quantization (post_grad_fusion_options)"
+    too: ``Options.offload``; activation quantization too: ``quantization.py``.)"""
+    if _torch_compat.activation_quantization_enabled() and \
+            _torch_compat.quantization_rule() is None:
+        return (f"activation quantization (post_grad_fusion_options), whose rules torch "
+                f"{torch.__version__} does not expose")
     return None
 
 

@@ -10,8 +10,8 @@ Node ``i`` is the i-th non-output node of ``gm.graph`` (graph order, hence deter
                     output: the analysis does dead-code elimination without editing the graph)
     value[i]        TENSOR / SYMINT / SYMOTHER / MULTI (tuple, list or dict: a higher-order
                     op's outputs) / NONE / OBJECT (an object torch hands from the forward
-                    to the backward: a device mesh, a BackwardState) / OPAQUE (any other
-                    object) / MISSING / TOKEN (an effect token)
+                    to the backward: a device mesh, a BackwardState) / DEVICE (torch 2.15+)
+                    / OPAQUE (any other object) / MISSING / TOKEN (an effect token)
     numel[i]        element count (the size hint for a symbolic size); tuples: the sum
     itemsize[i]     bytes per element (0 when not a tensor, so nbytes is 0 too)
     symbolic[i]     whether numel is an expression of shape symbols
@@ -40,8 +40,8 @@ import torch.fx as fx
 from fusioncut import _torch_compat, hops
 from fusioncut.budget_annotation import memory_budget_annotation, one_budget
 from fusioncut.joint_check import check_joint_module, fallback_error, flat_args, use_error
-from fusioncut.ops import _codes as _op_codes
-from fusioncut.ops import CONSUMER_FUSIBLE, PRODUCER_FUSIBLE, OpKind, classify, kind_code, op_name
+from fusioncut.ops import (CONSUMER_FUSIBLE, PRODUCER_FUSIBLE, OpKind, _codes, _dropout_args,
+                           classify, kind_code, node_kind_code, op_name)
 
 
 class Role(enum.IntEnum):
@@ -66,6 +66,7 @@ class Value(enum.IntEnum):
     MISSING = 6  # no meta["val"]
     TOKEN = 7  # an effect token (with_effects): threads effects in order, never saved
     OBJECT = 8  # a script or opaque object (a DTensor's mesh), a BackwardState: saved free
+    DEVICE = 9  # a torch.device (torch 2.15+): no memory, recomputed wherever it is needed
 
 
 SAVEABLE_VALUES = (Value.TENSOR, Value.SYMINT, Value.OBJECT)
@@ -114,6 +115,8 @@ def _value_kind(val: object) -> Value:
         return Value.SYMOTHER
     if _torch_compat.is_opaque_object()(val):
         return Value.OBJECT
+    if isinstance(val, torch.device) and _torch_compat.device_values_are_free():
+        return Value.DEVICE
     return Value.OPAQUE
 
 
@@ -228,7 +231,7 @@ class JointGraph:
         dst: list[int] = []
 
         tensor_cls = torch.Tensor
-        codes = _op_codes
+        codes = _codes
         itemsizes: dict[object, int] = {}
         unsupported: str | None = None
         annotated: list[int] = []
@@ -240,6 +243,8 @@ class JointGraph:
             k = codes.get(target) if op == "call_function" else None
             if k is None:
                 k = kind_code(op, target)
+            if k == _RANDOM and target in _dropout_args:
+                k = node_kind_code(node)  # SDPA with dropout_p = 0 (torch 2.14+)
             if k == _HIGHER_ORDER and unsupported is None:
                 unsupported = (hops.unsupported_hop(node) if op == "call_function"
                                else f"{op} node {node.name}")
@@ -341,6 +346,7 @@ _GETITEM = int(OpKind.GETITEM)
 _PLACEHOLDER = int(OpKind.PLACEHOLDER)
 _GET_ATTR = int(OpKind.GET_ATTR)
 _MUTATING = int(OpKind.MUTATING)
+_RANDOM = int(OpKind.RANDOM)
 _TENSOR = int(Value.TENSOR)
 _MULTI = int(Value.MULTI)
 _MISSING = int(Value.MISSING)

@@ -6,21 +6,34 @@ its subgraphs are ``get_attr`` nodes without ``meta["val"]``. fusioncut treats e
 Inductor does, as one opaque call that fuses with nothing::
 
     HOP                                     class       ban when the forward needs it
-    invoke_subgraph, cond, while_loop,      PURE        HIGHER_ORDER; a recompute annotation
-    while_loop_stack_output, flex_attention,            lifts it unless a body draws random
-    flex_attention_backward, scan, map_impl             numbers, communicates, has effects
-                                                        or mutates (then the ban is hard)
+    invoke_subgraph, cond, switch,          PURE        HIGHER_ORDER; a recompute annotation
+    while_loop, while_loop_stack_output,                lifts it unless a body draws random
+    flex_attention, flex_attention_backward,            numbers, communicates, has effects
+    flex_gemm, scan, map_impl                           or mutates (then the ban is hard)
     with_effects, any HOP fed an effect     EFFECTFUL   EFFECTFUL, hard (never recomputed)
       token (an effectful invoke_subgraph)
+    control_deps (torch 2.14+)              ORDERING    EFFECTFUL, hard: it orders a stream
+                                                        sync and runs once, where it stands
     auto_functionalized(_v2),               MUTATING    MUTATING, hard (an arbitrary kernel
     triton_kernel_wrapper_functional                    that writes memory)
     any other HOP                           --          fusioncut falls back (unknown effects)
 
-The HOP node itself is never saved (its value is a container); its ``getitem``s are. Effect
+``switch`` (torch 2.14+, an n-way ``cond`` with autograd) is modelled as ``cond``: one call
+whose branches are searched like any body. ``flex_gemm`` (2.14+: a GEMM with a traced
+epilogue, no autograd of its own) is one call whose value may be a single tensor, saved like
+any tensor. ``control_deps`` (Inductor's wrapper of a stream sync, ``control_deps(
+additional_deps, subgraph, *deps) -> (sync result, *deps)``) passes its ``deps`` through:
+its getitems 1.. are those values, saved where the backward reads them, and the sync never
+runs again. torch's extraction learnt its rules in 2.14 (a forward sync is dropped from the
+backward, a mixed one rebuilt), so graphs holding it are emitted by torch's extraction, and
+on earlier torch they fall back.
+
+The HOP node itself is never saved when its value is a container; its ``getitem``s are. Effect
 tokens (``with_effects``'s output 0, the forward token inputs, ``tangents_token``) are never
 saved: AOTAutograd's ``unlift_tokens`` needs each token chain whole inside one graph.
 
-Duck-typed on ``target.namespace`` and names: no private torch import here.
+Duck-typed on ``target.namespace`` and names; the torch version a rule needs comes from
+``_torch_compat``.
 """
 
 from __future__ import annotations
@@ -32,6 +45,7 @@ from typing import Any
 import torch
 import torch.fx as fx
 
+from fusioncut import _torch_compat
 from fusioncut.ops import OpKind, classify, op_name
 
 
@@ -39,11 +53,15 @@ class HopClass(enum.Enum):
     PURE = "pure"
     EFFECTFUL = "effectful"
     MUTATING = "mutating"
+    ORDERING = "ordering"  # control_deps: an effect that threads values, never a token
 
 
 KNOWN_HOPS: dict[str, HopClass] = {
     "invoke_subgraph": HopClass.PURE,
     "cond": HopClass.PURE,
+    "switch": HopClass.PURE,
+    "flex_gemm": HopClass.PURE,
+    "control_deps": HopClass.ORDERING,
     "while_loop": HopClass.PURE,
     "while_loop_stack_output": HopClass.PURE,
     "flex_attention": HopClass.PURE,
@@ -75,7 +93,16 @@ def hop_name(target: object) -> str:
 
 def hop_class(target: object) -> HopClass | None:
     """The class of a HOP fusioncut models, or None (it falls back)."""
-    return KNOWN_HOPS.get(hop_name(target))
+    cls = KNOWN_HOPS.get(hop_name(target))
+    if cls is HopClass.ORDERING and not _torch_compat.extracts_control_deps():
+        return None
+    return cls
+
+
+def needs_torch_extraction(target: object) -> bool:
+    """HOPs whose forward and backward graphs torch's own extraction builds (it rewrites
+    them per graph): ``control_deps``."""
+    return KNOWN_HOPS.get(hop_name(target)) is HopClass.ORDERING
 
 
 def unsupported_hop(node: fx.Node) -> str | None:
@@ -84,6 +111,10 @@ def unsupported_hop(node: fx.Node) -> str | None:
     if "val" not in node.meta:
         return f"higher-order op {name} (node {node.name})"
     if hop_class(node.target) is None:
+        if hop_name(node.target) in KNOWN_HOPS:
+            return (f"higher-order op {name} (node {node.name}), which torch "
+                    f"{torch.__version__}'s graph extraction does not split (torch 2.14+ "
+                    f"does)")
         return (f"higher-order op {name} (node {node.name}), whose effects fusioncut does not "
                 f"model")
     return None
@@ -168,7 +199,7 @@ def body_hazard(gm: fx.GraphModule, node: fx.Node) -> tuple[OpKind, str] | None:
                 continue
             if is_hop(inner.target):
                 cls = hop_class(inner.target)
-                if cls is HopClass.EFFECTFUL:
+                if cls is HopClass.EFFECTFUL or cls is HopClass.ORDERING:
                     return OpKind.EFFECTFUL, describe(inner)
                 if cls is HopClass.MUTATING or cls is None:
                     return OpKind.MUTATING, describe(inner)
@@ -191,7 +222,7 @@ def hop_ban(gm: fx.GraphModule, node: fx.Node, has_token_input: bool,
     """
     detail = describe(node)
     cls = hop_class(node.target)
-    if is_effectful(node.target, has_token_input):
+    if is_effectful(node.target, has_token_input) or cls is HopClass.ORDERING:
         return OpKind.EFFECTFUL, detail, True
     if cls is HopClass.MUTATING or cls is None:
         return OpKind.MUTATING, detail, True

@@ -21,8 +21,9 @@ from fusioncut import _torch_compat
 from fusioncut._core import __version__
 from fusioncut.options import Options
 from fusioncut.partitioner import partition
+from fusioncut.tags import annotate
 
-__all__ = ["InductorPartitioner", "options_fingerprint"]
+__all__ = ["AnnotatingPartitioner", "InductorPartitioner", "options_fingerprint"]
 
 
 def options_fingerprint(options: Any) -> str:
@@ -63,3 +64,22 @@ class InductorPartitioner(_torch_compat.custom_partitioner_fn_base()):  # type: 
     def __repr__(self) -> str:
         return f"InductorPartitioner(options={self.options!r})"
 
+
+
+class AnnotatingPartitioner(InductorPartitioner):
+    """A ``CustomPartitionerFn`` that writes fusioncut's decision as ``CheckpointPolicy`` tags
+    (``fusioncut.annotate``) and lets PyTorch's ``min_cut_rematerialization_partition`` split
+    the graph: for tools that hook that partitioner (DeepSpeed's DeepCompile patches its
+    ``choose_saved_values_set``) or tag the graph themselves afterwards. Rejects what
+    ``InductorPartitioner`` rejects."""
+
+    def __call__(self, gm: Any, joint_inputs: Any, **kwargs: Any) -> tuple[Any, Any]:
+        annotate(gm, num_fwd_outputs=kwargs["num_fwd_outputs"], options=self.options,
+                 static_lifetime_input_indices=kwargs.get("static_lifetime_input_indices"))
+        return _torch_compat.min_cut_rematerialization_partition()(gm, joint_inputs, **kwargs)
+
+    def uuid(self) -> str:
+        return hashlib.sha256(f"annotate {super().uuid()}".encode()).hexdigest()
+
+    def __repr__(self) -> str:
+        return f"AnnotatingPartitioner(options={self.options!r})"

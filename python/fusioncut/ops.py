@@ -36,6 +36,8 @@ import operator
 
 import torch
 
+from fusioncut import _torch_compat
+
 
 class OpKind(enum.IntEnum):
     PLACEHOLDER = 0
@@ -110,6 +112,10 @@ COLLECTIVE_NAMESPACES = frozenset({"_c10d_functional", "c10d_functional",
 KNOWN_NAMESPACES = frozenset({"aten", "prims", "inductor_prims", "_inductor_test"})
 
 _codes: dict[object, int] = {}
+_dropout_args: dict[object, tuple[int, object, int]] = {}
+"""Seeded targets with a ``dropout_p`` argument (the SDPA family): target -> (its schema
+position, its default, the kind the op has when it draws nothing). Filled by
+``_classify_target`` where torch's partitioner has the rule (torch 2.14+)."""
 
 
 def classify(node_op: str, target: object) -> OpKind:
@@ -179,9 +185,20 @@ def _classify_target(target: object) -> OpKind:
     if len(schema.returns) == 0:
         return OpKind.EFFECTFUL  # asserts, prints: run for their effect
     if torch.Tag.nondeterministic_seeded in tags or name in EXTRA_RANDOM_NAMES:
+        if _torch_compat.follows_sdpa_dropout_rule():
+            position = _dropout_position(schema)
+            if position is not None:
+                default = schema.arguments[position].default_value
+                _dropout_args[target] = (position, default,
+                                         int(_classify_unseeded(namespace, name, schema, tags)))
         return OpKind.RANDOM
     if name.startswith("sym_") and namespace == "aten":
         return OpKind.SYMBOLIC  # aten.sym_size / sym_numel / sym_stride
+    return _classify_unseeded(namespace, name, schema, tags)
+
+
+def _classify_unseeded(namespace: str, name: str, schema, tags) -> OpKind:
+    """The kind of an op that draws no random numbers (the rules after the RANDOM one)."""
     if namespace not in KNOWN_NAMESPACES:
         return OpKind.OPAQUE
     if name in COMPUTE_INTENSIVE_NAMES:
@@ -198,3 +215,35 @@ def _classify_target(target: object) -> OpKind:
     if torch.Tag.pointwise in tags or name in EXTRA_POINTWISE_NAMES:
         return OpKind.POINTWISE
     return OpKind.OTHER
+
+
+def _dropout_position(schema) -> int | None:
+    for k, arg in enumerate(schema.arguments):
+        if arg.name == "dropout_p":
+            return k
+    return None
+
+
+def node_kind_code(node) -> int:
+    """``kind_code`` of an FX node: the target's kind, except that an SDPA-family op whose
+    ``dropout_p`` is statically 0 is not RANDOM (torch 2.14+'s ``is_rng_op``; a symbolic or
+    missing ``dropout_p`` stays random)."""
+    code = kind_code(node.op, node.target)
+    if code == _RANDOM_CODE and node.target in _dropout_args:
+        position, default, unseeded = _dropout_args[node.target]
+        if len(node.args) > position:
+            p = node.args[position]
+        else:
+            p = node.kwargs.get("dropout_p", default)
+        if type(p) in (int, float) and p == 0:
+            return unseeded
+    return code
+
+
+def is_random_node(node) -> bool:
+    """Whether running ``node`` draws random numbers (so running it twice needs its RNG
+    state): the one rule the decision and the emitted graphs share."""
+    return node.op == "call_function" and node_kind_code(node) == _RANDOM_CODE
+
+
+_RANDOM_CODE = int(OpKind.RANDOM)

@@ -37,6 +37,8 @@ from fusioncut.report import report_from_decision
 
 __all__ = ["Decision", "PartitionError", "decide", "partition", "partition_for_sizes"]
 
+_torch_compat.check_torch_version(stacklevel=2)
+
 
 def partition(joint_module: fx.GraphModule, _joint_inputs: Any, compiler: str = "inductor", *,
               num_fwd_outputs: int, static_lifetime_input_indices: list[int] | None = None,

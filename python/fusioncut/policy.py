@@ -99,9 +99,11 @@ _OFFLOAD_TAGS = (CheckpointPolicy.MUST_CPU_OFFLOAD, CheckpointPolicy.PREFER_CPU_
 _HARD_KINDS = frozenset({OpKind.MUTATING, OpKind.EFFECTFUL, OpKind.COLLECTIVE})
 NEVER_BANNED = frozenset({OpKind.VIEW, OpKind.GETITEM, OpKind.SYMBOLIC,
                           OpKind.PLACEHOLDER, OpKind.GET_ATTR})
-"""Op kinds no ban applies to: they cost nothing to recompute, or are inputs."""
+"""Op kinds no ban applies to: they cost nothing to recompute, or are inputs. (Nor does any
+ban apply to a ``torch.device`` value, torch 2.15+: reading the device is free.)"""
 _VALUE_NAMES = {Value.SYMOTHER: "SymFloat/SymBool/scalar", Value.MULTI: "tuple",
-                Value.NONE: "None", Value.OPAQUE: "opaque object", Value.MISSING: "no meta['val']"}
+                Value.NONE: "None", Value.OPAQUE: "opaque object", Value.MISSING: "no meta['val']",
+                Value.DEVICE: "torch.device (recomputed where needed)"}
 
 
 @dataclass
@@ -236,6 +238,10 @@ def analyze(graph: JointGraph, options: Options) -> Policy:
         unsaveable[i] = by_value[v]
     for i in np.flatnonzero((role == Role.PRIMAL) | (role == Role.FWD_SEED)).tolist():
         ban[i] = Reason(ReasonKind.INPUT, nodes[i].name)
+        if nodes[i].meta.get("aot_runtime_epilogue_input_mutation", False):
+            # torch 2.15: AOTAutograd mutates this input after the forward returns (the
+            # joint graph cloned it for the backward), so the input itself is no activation.
+            unsaveable[i] = _EPILOGUE_REASON
 
     annotations = effective_annotations(graph)
     annotated = [i for i, a in enumerate(annotations) if a is not None]
@@ -255,7 +261,7 @@ def analyze(graph: JointGraph, options: Options) -> Policy:
     # Ban candidates: forward nodes that are not views, getitems, SymInt arithmetic or inputs.
     never = np.zeros(len(OpKind), dtype=bool)
     never[list(NEVER_BANNED)] = True
-    candidate = (role == Role.FORWARD) & ~never[kind]
+    candidate = (role == Role.FORWARD) & ~never[kind] & (value != Value.DEVICE)
     # A random op the forward does not need could still run in both graphs (in the forward
     # for a saved descendant, in the backward for a direct use): tie it to the forward too.
     candidate |= (role == Role.UNCLAIMED) & (kind == OpKind.RANDOM)
@@ -350,6 +356,8 @@ _REASON_OF_KIND = {
     int(OpKind.OPAQUE): ReasonKind.OPAQUE,
     int(OpKind.HIGHER_ORDER): ReasonKind.HIGHER_ORDER,
 }
+_EPILOGUE_REASON = Reason(ReasonKind.NOT_SAVEABLE, "input mutation replayed after the forward "
+                          "(meta['aot_runtime_epilogue_input_mutation'])")
 _TOKEN_REASON = Reason(ReasonKind.EFFECT_TOKEN, "never saved: AOTAutograd needs each token "
                                                 "chain whole inside one graph")
 

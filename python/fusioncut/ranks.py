@@ -5,7 +5,9 @@ trace the same program decide the same. PyTorch's flag exists for what can still
 between ranks: size hints (a rank with an uneven batch), or anything else a rank's trace
 picked up. When the flag is set, torch.distributed is initialized with more than one rank
 and the joint graph holds a collective, every rank decides, then takes rank 0's saved set
-from the default process group::
+from the compiler's process group (torch 2.15+: ``get_compile_sync_pg``, a gloo group of its
+own that AOTAutograd's cache-hit sync, ``_sync_cache_decision_cross_ranks``, builds on every
+rank; the default group before)::
 
     every rank:  decide ─> structure digest ──all_gather_object──> digests
                    digests equal:    rank 0's saved names ──broadcast_object_list──> every rank
@@ -80,22 +82,26 @@ def sync_saved(graph: JointGraph, saved: np.ndarray, *, function: str = "partiti
     default process group; every rank must call this for the same graph. Raises
     ``StructureMismatchError`` on every rank when some rank's graph differs from rank 0's."""
     dist = torch.distributed
-    world, rank = dist.get_world_size(), dist.get_rank()
     signature = structure(graph)
     digest = hashlib.sha256(repr(signature).encode()).hexdigest()
     with _torch_compat.outside_tracing():
+        # torch 2.15+: the compiler's own gloo group, apart from the model's collectives
+        # (a rank already running the model must not match a compile-time collective).
+        group = _torch_compat.compile_sync_group()
+        world = dist.get_world_size(group)
+        rank = dist.get_rank(group)
         digests: list[Any] = [None] * world
-        dist.all_gather_object(digests, digest)
+        dist.all_gather_object(digests, digest, group=group)
         if all(d == digests[0] for d in digests):
             box = [[graph.nodes[i].name for i in saved.tolist()] if rank == 0 else None]
-            dist.broadcast_object_list(box, src=0)
+            dist.broadcast_object_list(box, src=_global_rank0(group), group=group)
             names = box[0]
         else:
             box = [signature if rank == 0 else None]
-            dist.broadcast_object_list(box, src=0)
+            dist.broadcast_object_list(box, src=_global_rank0(group), group=group)
             mine = _first_difference(box[0], signature)
             differences: list[Any] = [None] * world
-            dist.all_gather_object(differences, mine)
+            dist.all_gather_object(differences, mine, group=group)
             raise _mismatch(function, differences)
     index = {nd.name: i for i, nd in enumerate(graph.nodes)}
     missing = [name for name in names if name not in index]
@@ -111,6 +117,11 @@ def sync_saved(graph: JointGraph, saved: np.ndarray, *, function: str = "partiti
                     "%d of them not in rank 0's set", rank, len(saved),
                     len(np.setdiff1d(saved, chosen)))
     return chosen
+
+
+def _global_rank0(group: Any) -> int:
+    """The global rank of ``group``'s rank 0 (0 for the default group)."""
+    return 0 if group is None else torch.distributed.get_global_rank(group, 0)
 
 
 def structure(graph: JointGraph) -> list[tuple]:

@@ -26,6 +26,7 @@ The key holds no node or tensor, so the cache keeps no graph alive.
 from __future__ import annotations
 
 import operator
+import re
 import threading
 from collections import OrderedDict
 from collections.abc import Sequence
@@ -36,7 +37,11 @@ import torch
 import torch.fx as fx
 
 from fusioncut import _torch_compat, hops
-from fusioncut.emit import Template, build_modules_and_schedule
+from fusioncut.emit import Template, build_modules_and_schedule, stamp_static_inputs
+
+_ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
+"""Object addresses in a tag's text (Dynamo gives each region its own copy of a
+``nested_region_config``, whose partitioner then prints at another address)."""
 
 MAX_ENTRIES = 64
 """Cached decisions kept per process (least recently used dropped first)."""
@@ -109,7 +114,9 @@ class Region:
                 return None
             _cache.entries.move_to_end(self.key)
             _cache.hits += 1
-        return template.replay(self.gm, self.nodes)
+        fw, bw = template.replay(self.gm, self.nodes)
+        stamp_static_inputs(self.gm, self.static_lifetime_input_indices, fw, bw)
+        return fw, bw
 
     def saved_positions(self) -> tuple[int, ...] | None:
         """The cached saved set of this region by node position (tensors, then SymInts)."""
@@ -170,8 +177,8 @@ def _key(gm, nodes, num_fwd_outputs, static, options) -> tuple | None:
             tags = tuple(map(meta.get, meta_keys))
             custom = meta.get("custom")
             if custom:
-                tags += (tuple(sorted((str(k), repr(v)) for k, v in custom.items()
-                                      if k != "call_id")),)
+                tags += (tuple(sorted((str(k), _ADDRESS.sub("", repr(v)))
+                                      for k, v in custom.items() if k != "call_id")),)
             rows.append((op, target, ins, signature(meta.get("val")), tags))
         key = (tuple(rows), num_fwd_outputs, tuple(static) if static is not None else None,
                options, _settings())
@@ -207,7 +214,9 @@ def _body_key(module: Any, memo: dict[int, Any]) -> Any:
 def _settings() -> tuple:
     """torch settings the decision or the emitted graphs depend on."""
     budget = getattr(_torch_compat.functorch_config(), "activation_memory_budget", 1.0)
-    return (_torch_compat.dce_impure_random(), budget, _torch_compat.offload_settings())
+    quantization = _torch_compat.activation_quantization_options()
+    return (_torch_compat.dce_impure_random(), budget, _torch_compat.offload_settings(),
+            None if quantization is None else repr(sorted(quantization.items())))
 
 
 def _const(x: Any) -> Any:

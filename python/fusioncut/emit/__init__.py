@@ -8,9 +8,11 @@ from fusioncut.emit.modules import (
     build_modules_and_schedule,
     build_modules_reference,
     schedule,
+    stamp_static_inputs,
 )
 from fusioncut.emit.template import Template
 from fusioncut.emit.walks import NeedsReference
 
 __all__ = ["EmitError", "NeedsReference", "Schedule", "Template", "build_modules",
-           "build_modules_and_schedule", "build_modules_reference", "schedule"]
+           "build_modules_and_schedule", "build_modules_reference", "schedule",
+           "stamp_static_inputs"]

@@ -62,12 +62,12 @@ from fusioncut.emit.walks import (
     autograd_engine_order,
     emit_graph,
     gc_paused,
-    is_rng_target,
+    is_rng_node,
     make_module,
     raise_getitems,
 )
 
-__all__ = ["EmitError", "build_modules", "build_modules_reference"]
+__all__ = ["EmitError", "build_modules", "build_modules_reference", "stamp_static_inputs"]
 
 
 class EmitError(ValueError):
@@ -106,9 +106,19 @@ def _bind_symbols(
     saved_values: list[fx.Node],
     tangents: list[fx.Node],
 ) -> list[fx.Node]:
-    """Saved SymInts with every symbol the backward's inputs mention bound first (as torch)."""
+    """Saved SymInts with every symbol the backward's inputs mention bound first (as torch).
+    From torch 2.14 the symbols before the shape environment's replacements are bound too:
+    runtime assertions keep the raw placeholder expressions, while Inductor's size code and
+    the FX-graph cache guards use the replaced ones (``s`` replaced by ``s + 1`` would leave
+    ``s`` unbound in the backward otherwise)."""
     is_binding = tc.is_symbol_binding_fx_node()
-    free_symbols = tc.free_symbols()
+    replaced = tc.free_symbols()
+    unreplaced = tc.unreplaced_free_symbols()
+
+    def free_symbols(val):
+        symbols = replaced(val)
+        return symbols if unreplaced is None else set(unreplaced(val)) | symbols
+
     saved_symbols: set = set()
     binding, derived = [], []
     for node in saved_sym_nodes:
@@ -156,10 +166,12 @@ def _needs_reference_path(joint_module: fx.GraphModule, saved_values, placeholde
     for node in saved_values:
         if is_object(node.meta.get("val")):
             return f"opaque saved value {node.name!r}"
-    if torch.distributed.is_available() and joint_module.graph.find_nodes(
-        op="call_function", target=torch.ops._c10d_functional.wait_tensor.default
-    ):
+    graph = joint_module.graph
+    if any(graph.find_nodes(op="call_function", target=op) for op in tc.wait_ops()):
         return "collectives"
+    if tc.extracts_control_deps() and graph.find_nodes(op="call_function",
+                                                       target=tc.control_deps_hop()):
+        return "control_deps (torch's extraction splits it per graph)"
     return None
 
 
@@ -231,7 +243,29 @@ def _build(joint_module, saved_values, saved_sym_nodes, num_fwd_outputs,
         ), None)
     fw_module, bw_module = postprocess(joint_module, fw_module, bw_module,
                                        len(sched.saved_sym_nodes), sched.rng_twice)
+    stamp_static_inputs(joint_module, static_lifetime_input_indices, fw_module, bw_module)
     return fw_module, bw_module, sched
+
+
+def stamp_static_inputs(joint_module: fx.GraphModule,
+                        static_lifetime_input_indices: Sequence[int] | None,
+                        *modules: fx.GraphModule) -> None:
+    """torch 2.15+: every primal placeholder of the emitted graphs carries
+    ``meta["is_static_input"]`` (whether its index is a static-lifetime input), which the
+    backward compiler reads to tell parameters from user inputs that get a fresh tensor each
+    call (Inductor's cudagraph static inputs). Only here can the index be known: the
+    backward's input order loses it. The joint graph's metadata is not touched."""
+    if not tc.stamps_static_inputs():
+        return
+    is_primal = tc.is_primal()
+    primals = [p.name for p in joint_module.graph.find_nodes(op="placeholder") if is_primal(p)]
+    static = {primals[k] for k in set(static_lifetime_input_indices or ())
+              if 0 <= k < len(primals)}
+    names = set(primals)
+    for module in modules:
+        for p in module.graph.find_nodes(op="placeholder"):
+            if p.name in names:
+                p.meta["is_static_input"] = p.name in static
 
 
 def _reference_or_error(joint_module, saved_values, saved_sym_nodes, **kwargs):
@@ -341,7 +375,7 @@ def emit_schedule(joint_module: fx.GraphModule, sched: Schedule
 
 def _rng_nodes(gm: fx.GraphModule) -> dict[str, fx.Node]:
     return {
-        n.name: n for n in gm.graph.nodes if n.op == "call_function" and is_rng_target(n.target)
+        n.name: n for n in gm.graph.nodes if is_rng_node(n)
     }
 
 
@@ -406,7 +440,7 @@ def build_modules_reference(
         static_lifetime_input_nodes=tc.ordered_set(static_nodes),
     )
     rng_recomputed = any(
-        tc.must_recompute()(n) and is_rng_target(n.target) for n in joint_module.graph.nodes
+        tc.must_recompute()(n) and is_rng_node(n) for n in joint_module.graph.nodes
     )
     if rng_recomputed:
         fw_module, bw_module = tc.functionalize_rng_ops()(

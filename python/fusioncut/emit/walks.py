@@ -20,11 +20,14 @@ import torch
 import torch.fx as fx
 
 from fusioncut import _torch_compat as tc
+from fusioncut.ops import OpKind, _dropout_args, is_random_node, kind_code
+
+_RANDOM = int(OpKind.RANDOM)
 
 
-def is_rng_target(target: Any) -> bool:
-    tags = getattr(target, "tags", None)
-    return tags is not None and torch.Tag.nondeterministic_seeded in tags
+def is_rng_node(node: fx.Node) -> bool:
+    """A random op (``ops.is_random_node``: seeded, unless an SDPA's dropout_p is 0)."""
+    return is_random_node(node)
 
 
 class Placement:
@@ -61,15 +64,15 @@ class Placement:
         return tag == "is_backward" and node.op == "call_function" and self._is_mutable(node.target)
 
     def is_rng(self, node: fx.Node) -> bool:
-        """A random op (``nondeterministic_seeded``): recomputing it needs its RNG state."""
+        """A random op (``ops.is_random_node``): recomputing it needs its RNG state."""
         if node.op != "call_function":
             return False
         try:
-            return self._rng[node.target]
+            value = self._rng[node.target]
         except KeyError:
-            value = is_rng_target(node.target)
-            self._rng[node.target] = value
-            return value
+            value = self._rng[node.target] = kind_code(node.op, node.target) == _RANDOM
+        # Per node only for the SDPA family, whose dropout_p decides.
+        return value and (node.target not in _dropout_args or is_random_node(node))
 
     def is_impure(self, node: fx.Node) -> bool:
         """``Node.is_impure`` as ``Graph.eliminate_dead_code`` would call it."""
