@@ -39,7 +39,7 @@ import numpy as np
 from fusioncut.budget_plans import (
     BudgetNetwork, FrontierPoint, budget_network, saved_activation_bytes,
 )
-from fusioncut.budget_reach import Generator
+from fusioncut.budget_link import generator as plans_in_reach
 from fusioncut.cost import CostModel
 from fusioncut.device import Device
 from fusioncut.graph import JointGraph
@@ -97,8 +97,7 @@ class Frontier:
     or when ``points`` or ``plans`` is read.
     """
 
-    def __init__(self, graph: JointGraph, device: Device, runtime: FrontierPoint,
-                 generator: Generator):
+    def __init__(self, graph: JointGraph, device: Device, runtime: FrontierPoint, generator):
         self.graph = graph
         self.device = device
         self.generator = generator
@@ -161,7 +160,7 @@ class Frontier:
         best = self.generator.best_within(limit)
         runtime = self.runtime
         if runtime.saved_bytes <= limit and (
-                best is None or runtime.recompute_seconds <= best.recompute_seconds):
+                best is None or runtime.seconds <= best.seconds):
             return runtime
         return best
 
@@ -204,7 +203,7 @@ class Frontier:
             if q.saved.tobytes() in seen or not (
                     lo.saved_bytes < q.saved_bytes < last.saved_bytes
                     and lo.peak.peak <= q.peak.peak <= last.peak.peak
-                    and q.recompute_seconds >= last.recompute_seconds):
+                    and q.seconds >= last.seconds):
                 continue
             seen.add(q.saved.tobytes())
             kept.append(q)
@@ -256,12 +255,12 @@ def _pareto_insert(plans: list[FrontierPoint], p: FrontierPoint) -> None:
     runtime = plans[0]
     if p.saved_bytes > runtime.saved_bytes or (
             p.saved_bytes == runtime.saved_bytes
-            and p.recompute_seconds >= runtime.recompute_seconds):
+            and p.seconds >= runtime.seconds):
         return
-    r, m = p.recompute_seconds, p.saved_bytes
-    if any(q.saved_bytes <= m and q.recompute_seconds <= r for q in plans[1:]):
+    r, m = p.seconds, p.saved_bytes
+    if any(q.saved_bytes <= m and q.seconds <= r for q in plans[1:]):
         return
-    plans[1:] = [q for q in plans[1:] if not (q.saved_bytes >= m and q.recompute_seconds >= r)]
+    plans[1:] = [q for q in plans[1:] if not (q.saved_bytes >= m and q.seconds >= r)]
     at = 1
     while at < len(plans) and plans[at].saved_bytes > m:
         at += 1
@@ -273,5 +272,5 @@ def frontier(graph: JointGraph, runtime_saved: np.ndarray, bnet: BudgetNetwork,
              numel: np.ndarray | None = None) -> Frontier:
     """The frontier of ``bnet`` from the runtime plan ``runtime_saved`` (see the module
     docstring); ``bnet`` and ``numel`` must describe the same sizes."""
-    generator = Generator(graph, bnet, costs, static, runtime_saved, numel)
+    generator = plans_in_reach(graph, bnet, costs, static, runtime_saved, numel)
     return Frontier(graph, device, generator.evaluate.point(runtime_saved, None), generator)

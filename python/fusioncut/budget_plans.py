@@ -12,6 +12,15 @@ so the cuts are nested in ``lam`` (Gallo, Grigoriadis and Tarjan) and ``sweep`` 
 vertex of the lower hull of (M, R) by intersecting cut lines (Eisner and Severance), from the
 least storage (``lam = 0``) up to the first cut that keeps at least the runtime plan's bytes.
 
+With offloading (``budget_network(..., offload=OffloadArcs)``), each value that may go to
+host memory gets a second arc in series (``network.add_chains``): ``v_in -> v_out`` weighs
+what keeping it on the device weighs, ``c_in -> c_out`` its exposed transfer seconds times
+``lam`` (``offload_link``), so a cut through ``v`` pays the cheaper fate and which arc it cuts
+says which. The ``lam``-dependent arc is interior now, so the cuts need not be nested; each
+plan is still a line ``w + lam x r`` (``BudgetNetwork.line``) and the minimum-cut value their
+concave lower envelope, so the sweep still finds every breakpoint and the device bytes kept
+still grow along it (docs/design.md, "Offload").
+
 ``budget_reach`` takes it from there: every minimum cut at a breakpoint, the knapsack between
 neighbouring cuts, and the search above a hull edge.
 """
@@ -26,7 +35,8 @@ import numpy as np
 from fusioncut._solver import INF, NodeCutGraph
 from fusioncut.cost import CostModel
 from fusioncut.graph import JointGraph, Role, Value
-from fusioncut.network import FlowNetwork, priced_network
+from fusioncut.network import FlowNetwork, add_chains, prices_of, priced_network
+from fusioncut.offload_link import OffloadArcs
 from fusioncut.peak import PeakEstimate, estimate_peak, phases, recomputed
 from fusioncut.policy import BUDGET_LIFTS, Policy
 from fusioncut.recompute import RecomputeModel
@@ -35,6 +45,8 @@ __all__ = ["BudgetNetwork", "Evaluator", "FrontierPoint", "SweepCut", "budget_ne
            "saved_activation_bytes", "storage_bytes", "sweep"]
 
 _MAX_SOLVES = 400
+_NONE = np.zeros(0, dtype=np.int64)
+_NONE.setflags(write=False)
 
 
 @dataclass(frozen=True)
@@ -46,20 +58,46 @@ class FrontierPoint:
     lam: float | None  # the price scale at which the cut is minimal; None: not a sweep cut
     cost_bytes: int  # bytes moved by saving (the byte model, no tie-break)
     recompute_seconds: float  # estimated seconds of recomputation
-    saved_bytes: int  # activation storage kept for the backward (each storage once)
+    saved_bytes: int  # activation storage kept on the device for the backward (each once)
     peak: PeakEstimate
+    offloaded: np.ndarray = dataclasses.field(default_factory=lambda: _NONE)
+    """int64 saved values sent to host memory, ascending (a subset of ``saved``)."""
+    offloaded_bytes: int = 0  # bytes they move each way
+    transfer_seconds: float = 0.0  # the host link's busy time, one way
+    offload_seconds: float = 0.0  # seconds the step waits for the transfers, excess included
+    link_excess_seconds: float = 0.0  # hidden transfer time that finds no compute to hide under
+
+    @property
+    def seconds(self) -> float:
+        """Seconds the plan adds beyond moving its saved bytes: recomputation plus the
+        transfers' exposed time (the link's over-subscription included)."""
+        return self.recompute_seconds + self.offload_seconds
+
+    @property
+    def oversubscribed(self) -> bool:
+        """Whether the plan's transfers exceed what the compute of their phase hides."""
+        return self.link_excess_seconds > 0
 
     def step_seconds(self, device) -> float:
-        """Estimated seconds the plan adds to a step: bytes moved plus recomputation."""
-        return self.cost_bytes / device.bandwidth + self.recompute_seconds
+        """Estimated seconds the plan adds to a step: bytes moved, recomputation and the
+        exposed transfers."""
+        return self.cost_bytes / device.bandwidth + self.seconds
 
 
 @dataclass(frozen=True)
 class SweepCut:
-    saved: np.ndarray
+    saved: np.ndarray  # every value handed to the backward, the offloaded ones included
     side_in: np.ndarray  # bool (n,): in-vertex on the source side
     side_out: np.ndarray
     lam: float
+    offloaded: np.ndarray = dataclasses.field(default_factory=lambda: _NONE)
+    """The saved values the cut sends to host memory."""
+
+    @property
+    def key(self) -> bytes:
+        return self.saved.tobytes() + b"|" + self.offloaded.tobytes()
+
+
 
 
 @dataclass
@@ -73,6 +111,10 @@ class BudgetNetwork:
     prices: np.ndarray  # int64 (len(priced),): recompute price x K at lam = 1
     recompute_seconds: np.ndarray  # float64 (n,)
     solver: NodeCutGraph
+    offload: OffloadArcs | None = None  # None: nothing may go to host memory
+    offload_prices: np.ndarray = dataclasses.field(default_factory=lambda: _NONE)
+    """int64 per offload node: its transfer price x K at ``lam = 1``."""
+    mu: float = 0.0  # the link's multiplier ``offload_prices`` include (offload_link)
 
     def at(self, weights: np.ndarray, prices: np.ndarray, seconds: np.ndarray) -> BudgetNetwork:
         """The same network (and solver) with weights, prices and recompute seconds at other
@@ -80,33 +122,89 @@ class BudgetNetwork:
         return dataclasses.replace(self, weights=weights, prices=prices,
                                    recompute_seconds=seconds)
 
+    def with_mu(self, mu: float, scale: int) -> BudgetNetwork:
+        """The same network with the link's multiplier ``mu`` in the offload prices."""
+        off = self.offload
+        seconds = off.link.prices(off.nbytes, mu)
+        return dataclasses.replace(self, mu=mu, offload_prices=prices_of(
+            np.rint(seconds * off.link.device.bandwidth), scale))
+
+    def weights_at(self, keep: np.ndarray, recompute: np.ndarray, offload: np.ndarray
+                   ) -> np.ndarray:
+        """The solver's weights: keeping each joint node, each price node's recomputation and
+        each offload node's transfer (a forced offload never keeps its value)."""
+        if self.offload is None:
+            return np.concatenate([keep, recompute]).astype(np.int64)
+        keep = keep.copy()
+        keep[self.offload.nodes[self.offload.forced]] = INF
+        return np.concatenate([keep, recompute, offload]).astype(np.int64)
+
     def solve(self, lam: float, weights: np.ndarray, fixed: np.ndarray | None = None) -> SweepCut:
         """The minimum cut at ``lam`` with saving weights ``weights``; ``fixed`` (bool over
         ``priced``) forbids recomputing those nodes."""
         aux = np.minimum(np.rint(lam * self.prices.astype(np.float64)), INF // 4)
         if fixed is not None:
             aux[fixed] = INF
-        cut = self.solver.solve_int64(np.concatenate([weights, aux.astype(np.int64)]),
+        off = np.minimum(np.rint(lam * self.offload_prices.astype(np.float64)), INF // 4)
+        cut = self.solver.solve_int64(self.weights_at(weights, aux, off),
                                       function="fusioncut.budget")
+        return self.sweep_cut(cut.cut_nodes, cut.source_side_in, cut.source_side_out, lam)
+
+    def sweep_cut(self, cut_nodes: np.ndarray, side_in: np.ndarray, side_out: np.ndarray,
+                  lam: float) -> SweepCut:
+        """A cut of the solver's network as a plan: the joint nodes it keeps and those whose
+        chain it cuts (offloaded), together ``saved``."""
         n = self.graph.num_nodes
-        nodes = cut.cut_nodes
-        return SweepCut(saved=np.sort(nodes[nodes < n]), side_in=cut.source_side_in[:n],
-                    side_out=cut.source_side_out[:n], lam=lam)
+        kept = cut_nodes[cut_nodes < n]
+        offloaded = _NONE
+        if self.offload is not None:
+            first = n + len(self.priced)
+            chains = cut_nodes[cut_nodes >= first] - first
+            offloaded = np.setdiff1d(self.offload.nodes[chains], kept)
+        return SweepCut(saved=np.union1d(kept, offloaded).astype(np.int64),
+                        side_in=side_in[:n], side_out=side_out[:n], lam=lam,
+                        offloaded=offloaded.astype(np.int64))
+
+    def line(self, cut: SweepCut, storage_w: np.ndarray) -> tuple[int, int]:
+        """``(w, r)``: the cut's value at ``lam`` is ``w + lam x r`` (storage weight of what it
+        keeps on the device; recompute and transfer prices at ``lam = 1``)."""
+        price_of = self._price_of()
+        w = int(storage_w[np.setdiff1d(cut.saved, cut.offloaded)].sum())
+        r = int(price_of[~cut.side_in].sum())
+        if len(cut.offloaded):
+            r += int(self.offload_prices[np.searchsorted(self.offload.nodes,
+                                                         cut.offloaded)].sum())
+        return w, r
+
+    def _price_of(self) -> np.ndarray:
+        cached = self.__dict__.get("_price_cache")
+        if cached is None or cached[0] is not self.prices:
+            price_of = np.zeros(self.graph.num_nodes, dtype=np.int64)
+            price_of[self.priced] = self.prices
+            cached = (self.prices, price_of)
+            self.__dict__["_price_cache"] = cached
+        return cached[1]
 
 
 def budget_network(graph: JointGraph, policy: Policy, costs: CostModel, base: FlowNetwork,
-                   model: RecomputeModel) -> BudgetNetwork:
-    """``base`` (decide's network) with the bans a budget lifts turned into prices."""
+                   model: RecomputeModel, offload: OffloadArcs | None = None) -> BudgetNetwork:
+    """``base`` (decide's network) with the bans a budget lifts turned into prices, and a
+    chain after each value ``offload`` lets go to host memory."""
     hard = np.fromiter((r is not None and r.kind not in BUDGET_LIFTS for r in policy.ban),
                        dtype=bool, count=graph.num_nodes)
     lifted = FlowNetwork(base.src, base.dst, base.source_in & hard, base.sink_in, base.sink_out)
     net, priced, prices = priced_network(graph, lifted, model.costly,
                                          model.byte_equivalents(graph), costs.scale)
+    if offload is not None and len(offload.nodes):
+        net = add_chains(net, offload.nodes)
+    else:
+        offload = None
     solver = NodeCutGraph(net.num_nodes, net.src, net.dst, source_in=net.source_in,
                           sink_in=net.sink_in, sink_out=net.sink_out)
-    return BudgetNetwork(graph=graph, network=net, priced=priced,
+    bnet = BudgetNetwork(graph=graph, network=net, priced=priced,
                          weights=costs.weights(graph.nbytes), prices=prices,
-                         recompute_seconds=model.seconds(graph), solver=solver)
+                         recompute_seconds=model.seconds(graph), solver=solver, offload=offload)
+    return bnet if offload is None else bnet.with_mu(0.0, costs.scale)
 
 
 def storage_bytes(graph: JointGraph, static: np.ndarray, nbytes: np.ndarray) -> np.ndarray:
@@ -138,7 +236,11 @@ class Evaluator:
         self.nbytes = self.numel * graph.itemsize
         self.cost = costs.costs(self.nbytes)
 
-    def point(self, saved: np.ndarray, lam: float | None) -> FrontierPoint:
+    def point(self, saved: np.ndarray, lam: float | None,
+              offloaded: np.ndarray | None = None) -> FrontierPoint:
+        """The plan handing ``saved`` to the backward, ``offloaded`` (a subset) through host
+        memory, scored: bytes kept on the device, recomputation, the link's true cost
+        (``offload_link.Link.cost``) and the peak."""
         graph = self.graph
         saved = np.sort(np.asarray(saved, dtype=np.int64))
         split = phases(graph, saved)
@@ -150,11 +252,26 @@ class Evaluator:
             saved = saved[read[saved]]
             split = phases(graph, saved)
         again = recomputed(graph, saved, split)
+        away = _NONE if offloaded is None or not len(offloaded) else \
+            np.intersect1d(offloaded, saved).astype(np.int64)
+        kept = np.setdiff1d(saved, away) if len(away) else saved
+        extra: dict = {}
+        values = None
+        if len(away):
+            link = self.bnet.offload.link
+            moved = int(self.nbytes[away].sum())
+            cost = link.cost(moved)
+            values = link.values(away, self.nbytes)
+            extra = dict(offloaded=away, offloaded_bytes=moved,
+                         transfer_seconds=cost.transfer_seconds,
+                         offload_seconds=cost.exposed_seconds,
+                         link_excess_seconds=cost.excess_seconds)
         return FrontierPoint(
             saved=saved, recomputed=again, lam=lam, cost_bytes=int(self.cost[saved].sum()),
             recompute_seconds=float(self.bnet.recompute_seconds[again].sum()),
-            saved_bytes=saved_activation_bytes(graph, saved, self.static, self.nbytes),
-            peak=estimate_peak(graph, saved, numel=self.numel, split=split))
+            saved_bytes=saved_activation_bytes(graph, kept, self.static, self.nbytes),
+            peak=estimate_peak(graph, saved, numel=self.numel, split=split, offloaded=values),
+            **extra)
 
 
 def sweep(bnet: BudgetNetwork, storage_w: np.ndarray, limit: int, lam_lo: float = 0.0,
@@ -163,9 +280,6 @@ def sweep(bnet: BudgetNetwork, storage_w: np.ndarray, limit: int, lam_lo: float 
     """The lower hull's cuts for ``lam >= lam_lo``, least storage first, up to the first
     whose storage weight (``storage_w``, tie-break included) reaches ``limit``; and the
     number of solves. ``fixed``: priced nodes that may not be recomputed."""
-    graph = bnet.graph
-    price_of = np.zeros(graph.num_nodes, dtype=np.int64)
-    price_of[bnet.priced] = bnet.prices
     found: dict[bytes, tuple[SweepCut, int, int]] = {}
     solves = 0
 
@@ -173,8 +287,7 @@ def sweep(bnet: BudgetNetwork, storage_w: np.ndarray, limit: int, lam_lo: float 
         nonlocal solves
         solves += 1
         cut = bnet.solve(lam, storage_w, fixed)
-        entry = (cut, int(storage_w[cut.saved].sum()), int(price_of[~cut.side_in].sum()))
-        return found.setdefault(cut.saved.tobytes(), entry)
+        return found.setdefault(cut.key, (cut, *bnet.line(cut, storage_w)))
 
     def between(a, b) -> None:
         (ca, wa, ra), (cb, wb, rb) = a, b
@@ -189,7 +302,8 @@ def sweep(bnet: BudgetNetwork, storage_w: np.ndarray, limit: int, lam_lo: float 
         between(a, m)
         between(m, b)
 
-    positive = bnet.prices[bnet.prices > 0]
+    every = np.concatenate([bnet.prices, bnet.offload_prices])
+    positive = every[every > 0]
     finite = storage_w[storage_w < INF]
     # Above lam_top no recomputation is worth any storage: the top cut recomputes least.
     lam_top = (float(finite.sum()) + 1.0) / float(positive.min()) if len(positive) else 1.0

@@ -70,44 +70,47 @@ class _Gap:
         self._build(lo, hi)
 
     def _scaled(self, lo: SweepCut, hi: SweepCut):
-        """Tie-free weights at which ``lo`` and ``hi`` cost exactly the same, or None."""
+        """Tie-free weights at which ``lo`` and ``hi`` cost exactly the same, or None. The two
+        cuts need not be nested (with offloading): their lines are compared, not their sets."""
         gen = self.gen
-        s, e = gen.storage, gen.price_bytes
+        s, e, o = gen.storage, gen.price_bytes, gen.offload_bytes
+        bnet = gen.bnet
         for shift in range(64):
-            q, p = s >> shift, e >> shift
-            p_of = np.zeros(len(s), dtype=np.int64)
-            p_of[gen.bnet.priced] = p
-            d_m = int(q[hi.saved].sum()) - int(q[lo.saved].sum())
-            d_r = int(p_of[~lo.side_in].sum()) - int(p_of[~hi.side_in].sum())
+            q, p, t = s >> shift, e >> shift, o >> shift
+            d_m, d_r = (a - b for a, b in zip(_line(bnet, hi, q, p, t), _line(bnet, lo, q, p, t)))
+            d_r = -d_r
             if d_m <= 0 or d_r <= 0:
                 return None
             g = math.gcd(d_m, d_r)
             wq, wp = d_r // g, d_m // g
-            if max(int(q.max(initial=0)) * wq, int(p.max(initial=0)) * wp) < 2 ** _BREAKPOINT_BITS:
+            top = max(int(p.max(initial=0)), int(t.max(initial=0)))
+            if max(int(q.max(initial=0)) * wq, top * wp) < 2 ** _BREAKPOINT_BITS:
                 self.shift = shift
-                return q, p, wq, wp
+                return q, p, t, wq, wp
         return None
 
     def _build(self, lo: SweepCut, hi: SweepCut) -> None:
         scaled = self._scaled(lo, hi)
         if scaled is None:
             return
-        q, p, wq, wp = scaled
+        q, p, t, wq, wp = scaled
         gen = self.gen
         n = len(q)
         finite = self.saveable
-        weights = np.concatenate([np.where(finite, q * wq, INF),
-                                  np.where(self.fixed, INF, p * wp)]).astype(np.int64)
+        weights = gen.bnet.weights_at(np.where(finite, q * wq, INF),
+                                      np.where(self.fixed, INF, p * wp), t * wp)
         _, mc = gen.bnet.solver.solve_components(weights, function="fusioncut.budget")
         cin, cout = mc.component_in.astype(np.int64), mc.component_out.astype(np.int64)
-        m_of = np.concatenate([q, np.zeros(len(p), dtype=np.int64)])
+        # Only device bytes count: a value whose chain is cut has both sides of its own arc
+        # on the source side, so its bytes cancel.
+        m_of = np.concatenate([q, np.zeros(len(weights) - n, dtype=np.int64)])
         additive = mc.saturated & (weights > 0) & (weights < INF)
         value = np.zeros(mc.count, dtype=np.int64)
         for comp, sign in ((cin, 1), (cout, -1)):
             sel = additive & (comp >= 0)
             value += sign * np.bincount(comp[sel], weights=m_of[sel],
                                         minlength=mc.count).astype(np.int64)
-        self.cin, self.cout, self.n, self.count = cin[:n], cout[:n], n, mc.count
+        self.cin, self.cout, self.n, self.count = cin, cout, n, mc.count
         base_in, base_out = cin[:n] == -1, cout[:n] == -1
         self.base = int(q[np.flatnonzero(base_in & ~base_out & finite)].sum())
         self._knapsack(value, mc.dag_tail.astype(np.int64), mc.dag_head.astype(np.int64),
@@ -151,8 +154,8 @@ class _Gap:
             totals = uniq
         self.totals = totals
 
-    def closure(self, k: int) -> tuple[np.ndarray, np.ndarray]:
-        """The saved set of the ``k``-th reachable total, and its in-vertices' sides."""
+    def closure(self, k: int) -> SweepCut:
+        """The plan of the ``k``-th reachable total, as a cut (``lam`` NaN)."""
         chosen = np.zeros(self.count + 1, dtype=bool)
         i = k
         for g in range(len(self.steps) - 1, -1, -1):
@@ -162,11 +165,14 @@ class _Gap:
         cin, cout, n = self.cin, self.cout, self.n
         side_in = (cin == -1) | ((cin >= 0) & chosen[np.maximum(cin, 0)])
         side_out = (cout == -1) | ((cout >= 0) & chosen[np.maximum(cout, 0)])
-        return np.flatnonzero(side_in & ~side_out & self.saveable), side_in
+        cut = side_in & ~side_out
+        cut[:n] &= self.saveable
+        return self.gen.bnet.sweep_cut(np.flatnonzero(cut), side_in, side_out, math.nan)
 
     def plan(self, k: int) -> FrontierPoint:
         if k not in self._plans:
-            self._plans[k] = self.gen.evaluate.point(self.closure(k)[0], None)
+            c = self.closure(k)
+            self._plans[k] = self.gen.evaluate.point(c.saved, None, c.offloaded)
         return self._plans[k]
 
     def best(self, limit: int) -> int:
@@ -246,9 +252,10 @@ class Generator:
                                   INF).astype(np.int64)
         self._scale = max(costs.scale, 1)
         self.price_bytes = bnet.prices // self._scale
+        self.offload_bytes = bnet.offload_prices // self._scale
         limit = int(self.storage_w[runtime_saved].sum())
         self.cuts, self.solves = sweep(bnet, self.storage_w, limit)
-        self.points = [self.evaluate.point(c.saved, c.lam) for c in self.cuts]
+        self.points = [self.evaluate.point(c.saved, c.lam, c.offloaded) for c in self.cuts]
         self._gaps: dict[int, _Gap] = {}
 
     def gap(self, k: int) -> _Gap:
@@ -272,7 +279,7 @@ class Generator:
             if j >= 0:
                 found.append(gap.plan(j))
                 found += self._above(k, gap, j, limit)
-        return min(found, key=lambda p: p.recompute_seconds)
+        return min(found, key=lambda p: p.seconds)
 
     def _above(self, k: int, gap: _Gap, j: int, limit: int) -> list[FrontierPoint]:
         """Plans above the hull's edge between cuts ``k - 1`` and ``k`` (which no minimum cut
@@ -286,14 +293,15 @@ class Generator:
         trim  from each of the ``_ROUNDS`` totals above the limit, keep what the gap's
               components stopped recomputing and sweep below the breakpoint: the plans that
               free the excess bytes elsewhere."""
-        saved, side_in = gap.closure(j)
+        plan = gap.closure(j)
+        saved, side_in = _kept(plan), plan.side_in
         lo, hi = self.cuts[k - 1], self.cuts[k]
         (_, w_lo, r_lo), (_, w_hi, r_hi) = (self._line(c) for c in (lo, hi))
         lam = (w_hi - w_lo) / max(r_lo - r_hi, 1)
         priced = self.bnet.priced
         out: list[FrontierPoint] = []
         forbid = np.zeros(len(self.storage), dtype=bool)
-        over = hi.saved
+        over = _kept(hi)
         for _ in range(_ROUNDS):
             forbid[np.setdiff1d(over, saved)] = True
             found, over = self._reach(limit, lam, None, side_in[priced], forbid)
@@ -301,7 +309,7 @@ class Generator:
             if over is None or not len(np.setdiff1d(over, saved)):
                 break
         for jj in range(j + 1, min(j + 1 + _ROUNDS, len(gap.totals))):
-            up_in = gap.closure(jj)[1]
+            up_in = gap.closure(jj).side_in
             out += self._reach(limit, 0.0, lam, (up_in & ~lo.side_in)[priced], None)[0]
         return out
 
@@ -318,7 +326,7 @@ class Generator:
         self.solves += solves
         out, below = [], None
         for c in cuts:
-            p = self.evaluate.point(c.saved, None)
+            p = self.evaluate.point(c.saved, None, c.offloaded)
             if p.saved_bytes <= limit:
                 out.append(p)
                 below = c
@@ -332,12 +340,27 @@ class Generator:
                     (_, w_b, r_b), (_, w_c, r_c) = self._line(below), self._line(c)
                     lam = (w_c - w_b) / max(r_b - r_c, 1)
                     for jj in range(j + 1, min(j + 1 + _ROUNDS, len(gap.totals))):
-                        up = (gap.closure(jj)[1] & ~below.side_in)[self.bnet.priced]
+                        up = (gap.closure(jj).side_in & ~below.side_in)[self.bnet.priced]
                         out += self._reach(limit, 0.0, lam, fixed | up, forbid, depth - 1)[0]
-            return out, c.saved
+            return out, _kept(c)
         return out, None
 
     def _line(self, c: SweepCut) -> tuple[SweepCut, int, int]:
-        price_of = np.zeros(self.graph.num_nodes, dtype=np.int64)
-        price_of[self.bnet.priced] = self.bnet.prices
-        return c, int(self.storage_w[c.saved].sum()), int(price_of[~c.side_in].sum())
+        return (c, *self.bnet.line(c, self.storage_w))
+
+
+def _kept(c: SweepCut) -> np.ndarray:
+    """The values a cut keeps on the device (saved, not offloaded)."""
+    return np.setdiff1d(c.saved, c.offloaded) if len(c.offloaded) else c.saved
+
+
+def _line(bnet: BudgetNetwork, c: SweepCut, q: np.ndarray, p: np.ndarray, t: np.ndarray
+          ) -> tuple[int, int]:
+    """``(M, R)`` of cut ``c`` in the units ``q`` (storage), ``p`` (recompute prices of the
+    priced nodes) and ``t`` (transfer prices of the offload nodes)."""
+    p_of = np.zeros(len(q), dtype=np.int64)
+    p_of[bnet.priced] = p
+    r = int(p_of[~c.side_in].sum())
+    if len(c.offloaded):
+        r += int(t[np.searchsorted(bnet.offload.nodes, c.offloaded)].sum())
+    return int(q[_kept(c)].sum()), r

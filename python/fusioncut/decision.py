@@ -29,7 +29,8 @@ from typing import Any
 import numpy as np
 import torch.fx as fx
 
-from fusioncut import _torch_compat, quantization
+from fusioncut import _torch_compat, offload_link, quantization
+from fusioncut._log import logger
 from fusioncut._solver import INF, UnboundedCutError, min_node_cut
 from fusioncut.budget import (
     BudgetChoice,
@@ -45,6 +46,7 @@ from fusioncut.joint_check import fallback_error
 from fusioncut.network import FlowNetwork, flow_network, priced_network
 from fusioncut.offload import OffloadPolicy, offloaded
 from fusioncut.offload import analyze as analyze_offload
+from fusioncut.offload_link import OffloadArcs
 from fusioncut.options import Options
 from fusioncut.policy import Policy, ReasonKind, analyze
 from fusioncut.recompute import recompute_model
@@ -111,12 +113,15 @@ class Decision:
     """int64 node indices, ascending: the saved values that go to host memory between the
     forward and the backward (a subset of ``saved``)."""
 
-    def replace_saved(self, saved: np.ndarray) -> None:
-        """Adopt another saved set (a budget's plan, rank 0's): its cut value and the values
-        offloaded from it follow."""
+    def replace_saved(self, saved: np.ndarray, offloaded_values: np.ndarray | None = None
+                      ) -> None:
+        """Adopt another saved set (a budget's plan, rank 0's): its cut value follows, and the
+        values offloaded from it are ``offloaded_values`` (a plan that chose them) or, when
+        None, those annotations ask for (``offload.offloaded``)."""
         self.saved = np.asarray(saved, dtype=np.int64)
         self.cut_value = int(self.weights[self.saved].sum())
-        self.offloaded = offloaded(self.offload, self.saved)
+        self.offloaded = offloaded(self.offload, self.saved) if offloaded_values is None \
+            else np.intersect1d(np.asarray(offloaded_values, dtype=np.int64), self.saved)
 
     @property
     def source_in(self) -> np.ndarray:
@@ -295,22 +300,44 @@ def pareto(joint_module: fx.GraphModule, joint_inputs: Any = None, *, num_fwd_ou
 
 
 def frontier_of(decision: Decision, options: Options) -> Frontier:
-    """The budget frontier from a runtime decision, priced on ``options.budget_device``."""
+    """The budget frontier from a runtime decision, priced on ``options.budget_device``; with
+    ``offload="auto"`` and a device that has a host link, its plans may offload."""
     graph = decision.graph
     device = options.budget_device
-    bnet = budget_network(graph, decision.policy, decision.costs, decision.network,
-                          recompute_model(graph, device))
+    model = recompute_model(graph, device)
+    bnet = budget_network(graph, decision.policy, decision.costs, decision.network, model,
+                          offload=_offload_arcs(decision, options, device, model))
     return frontier(graph, decision.saved, bnet, decision.costs, decision.static_inputs,
                     device)
 
 
+def _offload_arcs(decision: Decision, options: Options, device, model) -> OffloadArcs | None:
+    """What the cut may send to host memory: None unless ``offload="auto"`` on a device with a
+    host link (a device without one offloads nothing, said once per decision at WARNING)."""
+    if options.offload_mode != "auto" or decision.offload is None:
+        return None
+    if not device.has_host_link:
+        logger.warning("fusioncut: offload='auto' under a memory target, but device %r has no "
+                       "host link (host_bandwidth = None): nothing is offloaded beyond what "
+                       "annotations ask for", device.name)
+        return None
+    graph = decision.graph
+    link = offload_link.link(graph, device, model.seconds(graph),
+                             _torch_compat.offload_settings())
+    return offload_link.offload_arcs(graph, decision.offload, decision.costs.finite,
+                                     decision.network.sink_in, link)
+
+
 def _apply_budget(decision: Decision, options: Options) -> None:
-    """Replace the runtime plan by the frontier's plan for the memory target."""
-    choice = choose(frontier_of(decision, options), memory_budget=options.memory_budget,
+    """Replace the runtime plan by the frontier's plan for the memory target (with the values
+    it offloads, when the cut chose them)."""
+    front = frontier_of(decision, options)
+    choice = choose(front, memory_budget=options.memory_budget,
                     memory_budget_bytes=options.memory_budget_bytes,
                     peak_memory_bytes=options.peak_memory_bytes, stacklevel=5)
     decision.runtime_saved = decision.saved
-    decision.replace_saved(choice.point.saved)
+    chose = front.generator.bnet.offload is not None
+    decision.replace_saved(choice.point.saved, choice.point.offloaded if chose else None)
     decision.budget = choice
 
 

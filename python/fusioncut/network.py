@@ -14,7 +14,9 @@ with capacity ``weights[v]``), every data dependency ``u -> v`` an infinite edge
 backward into the sink for re-solving (dynamic shapes): every minimum cut has the backward's
 vertices on the sink side, so the canonical cut (the smallest sink side) is unchanged while
 the network roughly halves. ``add_switches`` appends one auxiliary node per ban that may
-switch on and off (the reduction rule under other sizes).
+switch on and off (the reduction rule under other sizes). ``add_chains`` puts a second arc in
+series after a node, so that a cut through it says which of two fates (kept on the device or
+offloaded to the host) the value takes.
 """
 
 from __future__ import annotations
@@ -157,3 +159,27 @@ def recomputed(contracted: ContractedNetwork, saved: np.ndarray) -> np.ndarray:
         out = sink_out[k] or any(in_reach[u] for u in dst[ptr[k]:ptr[k + 1]])
         in_reach[k] = sink_in[k] or (out and not saved_l[k])
     return np.asarray(in_reach, dtype=bool)
+
+
+def add_chains(net: FlowNetwork, nodes: np.ndarray) -> FlowNetwork:
+    """``net`` plus one auxiliary node ``c_k`` in series after each ``nodes[k]`` (appended
+    after ``net``'s nodes): every edge out of ``nodes[k]`` leaves ``c_k`` instead, the edge
+    ``nodes[k] -> c_k`` joins them and ``nodes[k]``'s ``sink_out`` moves to ``c_k``. A cut that
+    hands ``v = nodes[k]`` to the backward then cuts exactly one of ``v_in -> v_out`` (``v``
+    kept on the device) or ``c_in -> c_out`` (``v`` sent to host memory), whichever weighs
+    less; users on either side read the same value, so nothing else changes."""
+    r, m = net.num_nodes, len(nodes)
+    nodes = np.asarray(nodes, dtype=np.int64)
+    chain_of = np.full(r, -1, dtype=np.int64)
+    chain_of[nodes] = np.arange(r, r + m, dtype=np.int64)
+    src = np.where(chain_of[net.src] >= 0, chain_of[net.src], net.src)
+    sink_out = net.sink_out.copy()
+    sink_out[nodes] = False
+    none = np.zeros(m, dtype=bool)
+    return FlowNetwork(
+        src=np.concatenate([src, nodes]),
+        dst=np.concatenate([net.dst, chain_of[nodes]]),
+        source_in=np.concatenate([net.source_in, none]),
+        sink_in=np.concatenate([net.sink_in, none]),
+        sink_out=np.concatenate([sink_out, net.sink_out[nodes]]),
+    )

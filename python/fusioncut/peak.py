@@ -12,6 +12,8 @@ right before the first backward node that needs it (ties in graph order). Walkin
     backward   starts with the saved storages and the tangents; each value computed in the
                backward is allocated when produced and freed after its last backward use;
                gradients (backward outputs) and forward outputs are kept to the end
+    offloaded  a saved value sent to host memory (``offloaded=``) is freed after its last
+               forward use and allocated again at its reload (``peak_offload``)
     freeing    as in Inductor's generated code: a freed storage stays allocated until a later
                storage of the same size reuses it, and is released at once if none will
                (``_peak``); reading a tensor's sizes (``aten.sym_size``) is no use of it
@@ -29,6 +31,7 @@ a 10k-node graph), so the budget frontier can estimate every plan it finds.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 
 import numpy as np
@@ -37,6 +40,7 @@ from fusioncut.cost import materialized
 from fusioncut.graph import JointGraph, Role, Value
 from fusioncut.network import BACKWARD_ROLES
 from fusioncut.ops import OpKind
+from fusioncut.peak_offload import OffloadedValues, reload_times
 
 __all__ = ["PeakEstimate", "estimate_peak", "phases", "recomputed"]
 
@@ -103,12 +107,15 @@ def recomputed(graph: JointGraph, saved: np.ndarray, split=None) -> np.ndarray:
 
 
 def estimate_peak(graph: JointGraph, saved: np.ndarray, numel: np.ndarray | None = None,
-                  split=None) -> PeakEstimate:
+                  split=None, *, offloaded: OffloadedValues | None = None) -> PeakEstimate:
     """The estimated peak of the plan saving the joint nodes ``saved`` (indices);
-    ``split``: ``phases(graph, saved)`` when the caller has it."""
+    ``split``: ``phases(graph, saved)`` when the caller has it. ``offloaded``: the saved values
+    that spend the time between their last forward use and their reload in host memory
+    (``peak_offload``)."""
     n = graph.num_nodes
     saved = np.asarray(saved, dtype=np.int64)
     fw, bw, trigger = phases(graph, saved) if split is None else split
+    away = np.zeros(0, dtype=np.int64) if offloaded is None else offloaded.nodes
     size = (graph.numel if numel is None else numel) * graph.itemsize
     base = graph.base
     idx = np.arange(n)
@@ -127,14 +134,20 @@ def estimate_peak(graph: JointGraph, saved: np.ndarray, numel: np.ndarray | None
 
     # Forward: time = graph index.
     kept = np.zeros(n, dtype=bool)
-    kept[base[saved]] = True
+    kept[base[np.setdiff1d(saved, away)]] = True
     kept[base[graph.fwd_output]] = True
+    # Offloaded storages no value kept on the device shares: they leave after their last
+    # forward use (or at the forward's end, held by torch's sunk wait) and come back later.
+    gone = np.zeros(n, dtype=bool)
+    gone[away] = True
+    gone &= ~kept & allocates
+    held = gone if offloaded is not None and offloaded.hold_forward else np.zeros(n, bool)
     fw_edge = fw[dst] & reads
     last_fw = np.full(n, -1, dtype=np.int64)
     np.maximum.at(last_fw, base[src[fw_edge]], dst[fw_edge])
     fw_alloc = fw & allocates
     fw_peak, _ = _peak(idx[fw_alloc], size[fw_alloc],
-                       *_frees(last_fw, fw_alloc & ~kept, idx, size))
+                       *_frees(last_fw, fw_alloc & ~kept & ~held, idx, size))
     between = fw_alloc & kept
 
     # Backward: time = position in (trigger, tangent-dependent last, graph index) order.
@@ -150,13 +163,31 @@ def estimate_peak(graph: JointGraph, saved: np.ndarray, numel: np.ndarray | None
     keep_to_end[base[graph.fwd_output]] = True
     start = between & ((last_bw >= 0) | keep_to_end)
     bw_alloc = bw & tensor & (written | fan_out) & ~start
-    alloc_t = np.concatenate([np.full(int(start.sum()), -1), time[bw_alloc]])
-    alloc_s = np.concatenate([size[start], size[bw_alloc]])
-    free_mask = (start | bw_alloc) & ~keep_to_end
+    back = gone & (last_bw >= 0)
+    reload_t = _reloads(back, src, dst, bw_edge, time, order, offloaded)
+    alloc_t = np.concatenate([np.full(int(start.sum()), -1), time[bw_alloc], reload_t])
+    alloc_s = np.concatenate([size[start], size[bw_alloc], size[back]])
+    free_mask = (start | bw_alloc | back) & ~keep_to_end
     free_t, free_s = _frees(last_bw, free_mask, time, size)
     bw_peak, _ = _peak(alloc_t, alloc_s, free_t, free_s)
     return PeakEstimate(forward_peak=int(fw_peak), backward_peak=int(bw_peak),
                         kept_bytes=int(size[between].sum()))
+
+
+def _reloads(back: np.ndarray, src, dst, bw_edge, time, order, offloaded) -> np.ndarray:
+    """Backward times at which the offloaded storages ``back`` (ascending) are reloaded."""
+    if not back.any():
+        return np.zeros(0, dtype=np.int64)
+    first = np.full(len(back), len(order), dtype=np.int64)
+    edge = bw_edge & back[src]
+    np.minimum.at(first, src[edge], time[dst[edge]])
+    nodes = np.flatnonzero(back)
+    moved = offloaded
+    if offloaded.lead_seconds is not None:
+        lead = np.zeros(len(back))
+        lead[offloaded.nodes] = offloaded.lead_seconds
+        moved = dataclasses.replace(offloaded, nodes=nodes, lead_seconds=lead[nodes])
+    return reload_times(first[nodes], order, moved)
 
 
 def _written(graph: JointGraph) -> np.ndarray:

@@ -1,0 +1,107 @@
+"""Plans in reach when the host link can be over-subscribed: one sweep per link multiplier.
+
+The budget network prices each offloaded value alone (``offload_link.Link.prices``), as if
+the link had room for every transfer. ``Evaluator.point`` scores each plan with the link's
+true cost, so a plan that offloads more than its phases' compute hides is charged the excess.
+When a sweep finds such a plan, the offload price is raised by the link's Lagrange multiplier
+``mu`` (one more direction's hidden part charged in full) and the network swept again, up to
+``mu = Link.directions()`` (nothing hidden): the raised sweeps find the plans that keep or
+recompute what the link cannot carry. ``generator`` returns a plain ``Generator`` when no
+sweep over-subscribes the link (or nothing may be offloaded), else a ``LinkedGenerator``::
+
+    parts     one Generator per multiplier swept, mu = 0, 1, ...
+    points    the union of their sweep cuts, Pareto in (device bytes kept, seconds added:
+              recomputation plus true transfer time), least bytes first
+    gap(k)    the plans of every part's gaps whose bytes lie between points k - 1 and k
+    best_within(limit)   the best of every part's, by true seconds
+
+The multipliers form a short ladder, not a search: between two rungs the union may miss a
+plan a finer multiplier would find (docs/design.md, "Offload").
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from fusioncut.budget_plans import BudgetNetwork, FrontierPoint
+from fusioncut.budget_reach import Generator
+from fusioncut.cost import CostModel
+from fusioncut.graph import JointGraph
+
+__all__ = ["LinkedGenerator", "generator"]
+
+
+def generator(graph: JointGraph, bnet: BudgetNetwork, costs: CostModel, static: np.ndarray,
+              runtime_saved: np.ndarray, numel=None) -> Generator | LinkedGenerator:
+    """The plans in reach of ``bnet`` (see the module docstring)."""
+    first = Generator(graph, bnet, costs, static, runtime_saved, numel)
+    if bnet.offload is None or not bnet.offload.link.directions() or \
+            not any(p.oversubscribed for p in first.points):
+        return first
+    parts = [first]
+    for mu in range(1, bnet.offload.link.directions() + 1):
+        parts.append(Generator(graph, bnet.with_mu(float(mu), costs.scale), costs, static,
+                               runtime_saved, numel))
+        if not any(p.oversubscribed for p in parts[-1].points):
+            break
+    return LinkedGenerator(parts)
+
+
+class _MergedGap:
+    """The plans of several parts' gaps within one byte interval, as one gap."""
+
+    def __init__(self, entries: list[tuple[int, object, int]]):
+        self._entries = sorted(entries, key=lambda e: -e[0])
+
+    def spread(self, most: int) -> list[tuple[int, int]]:
+        return [(b, k) for k, (b, _, _) in enumerate(self._entries)]
+
+    def plan(self, k: int) -> FrontierPoint:
+        _, gap, j = self._entries[k]
+        return gap.plan(j)
+
+
+class LinkedGenerator:
+    """``Generator``'s interface over one sweep per link multiplier (module docstring)."""
+
+    def __init__(self, parts: list[Generator]):
+        self.parts = parts
+        self.evaluate = parts[0].evaluate
+        self.bnet = parts[0].bnet
+        self.solves = sum(p.solves for p in parts)
+        every = [(p, k) for p in parts for k in range(len(p.points))]
+        every.sort(key=lambda e: (e[0].points[e[1]].saved_bytes, e[0].points[e[1]].seconds))
+        chosen: list[tuple[Generator, int]] = []
+        best = np.inf
+        for part, k in every:  # least bytes first: keep a plan only if it is faster
+            p = part.points[k]
+            if p.seconds < best:
+                chosen.append((part, k))
+                best = p.seconds
+        self._origin = chosen
+        self.points = [part.points[k] for part, k in chosen]
+        self.cuts = [part.cuts[k] for part, k in chosen]
+        self._gaps: dict[int, _MergedGap] = {}
+
+    def gap(self, k: int) -> _MergedGap:
+        """The plans between point ``k - 1`` and point ``k`` from every part."""
+        if k not in self._gaps:
+            lo, hi = self.points[k - 1].saved_bytes, self.points[k].saved_bytes
+            entries = []
+            for part in self.parts:
+                for j in range(1, len(part.points)):
+                    a, b = part.points[j - 1].saved_bytes, part.points[j].saved_bytes
+                    if b <= lo or a >= hi:
+                        continue
+                    gap = part.gap(j)
+                    entries += [(nb, gap, i) for nb, i in gap.spread(_PER_PART_GAP)
+                                if lo < nb < hi]
+            self._gaps[k] = _MergedGap(entries)
+        return self._gaps[k]
+
+    def best_within(self, limit: int) -> FrontierPoint | None:
+        found = [p for p in (part.best_within(limit) for part in self.parts) if p is not None]
+        return min(found, key=lambda p: p.seconds) if found else None
+
+
+_PER_PART_GAP = 48  # plans each part's gap offers to a merged gap

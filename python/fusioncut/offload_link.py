@@ -1,0 +1,141 @@
+"""The host link of one training step: what a plan's offloaded bytes really cost.
+
+``offload.exposed_seconds`` prices each value alone, as if every transfer found compute to
+hide under. The link is shared: all of a step's offloaded bytes go to the host during the
+forward and come back during the backward. ``Link.cost(nbytes)`` charges a plan's total::
+
+    t            = nbytes / host_bandwidth                     the link's busy time, one way
+    per direction (forward copies, backward reloads):
+      overlapped   (1 - offload_hidden) x t  +  max(0, offload_hidden x t - C)
+      otherwise    t                                           (torch's synchronous device_put)
+    C            = the compute seconds of the phase the direction overlaps
+
+so a hidden transfer that does not fit under its phase's compute is charged in full
+(``excess_seconds``, the link's over-subscription). ``C`` comes from ``recompute.py``'s price
+model: the sum over the phase's nodes of what each costs to run (a matmul or any kernel of its
+own: launch, bytes, FLOPs; a fused pointwise op: only its arithmetic beyond the kernel's memory
+shadow). That leaves out the memory traffic of fused pointwise kernels, so ``C`` is a lower
+bound of the phase's compute and the charge errs towards exposure; the backward counts its own
+nodes, not the plan's recomputation.
+
+The cut prices values additively (``prices``); the excess is not additive. Its Lagrange
+multiplier ``mu`` adds ``mu`` directions' hidden part to each value's price: ``mu = 0`` trusts
+the link, ``mu = directions()`` hides nothing. ``budget_reach`` re-solves with raised ``mu``
+while some plan over-subscribes the link and scores every plan with ``cost``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from fusioncut.device import Device
+from fusioncut.graph import JointGraph, Role
+from fusioncut.offload import OffloadPolicy, Overlap, Request, exposed_seconds
+from fusioncut.peak_offload import OffloadedValues
+
+__all__ = ["Link", "LinkCost", "OffloadArcs", "link", "offload_arcs"]
+
+
+@dataclass(frozen=True)
+class LinkCost:
+    """A plan's transfers: bytes each way, the link's busy time one way, the seconds the step
+    waits for them and the part of those that over-subscribes the link."""
+
+    nbytes: int
+    transfer_seconds: float
+    exposed_seconds: float
+    excess_seconds: float
+
+
+@dataclass(frozen=True)
+class Link:
+    """The host link of one joint graph on one device under torch's offload settings."""
+
+    device: Device
+    overlap: Overlap
+    forward_seconds: float  # compute the forward's copies can hide under
+    backward_seconds: float  # compute the backward's reloads can hide under
+    node_seconds: np.ndarray  # float64 (n,): each node's compute seconds
+    hold_forward: bool  # torch's sink_wait: device copies held until the forward's end
+    prefetch_bandwidth: float | None  # bytes/s torch's prefetch plans with; None: no prefetch
+
+    def directions(self) -> int:
+        """How many directions can overlap compute (the largest useful multiplier)."""
+        return int(self.overlap.forward) + int(self.overlap.backward)
+
+    def cost(self, nbytes: int) -> LinkCost:
+        """The true cost of offloading ``nbytes`` in one step (see the module docstring)."""
+        dev = self.device
+        t = float(nbytes) / dev.host_bandwidth
+        h = dev.offload_hidden
+        exposed = excess = 0.0
+        for overlapped, compute in ((self.overlap.forward, self.forward_seconds),
+                                    (self.overlap.backward, self.backward_seconds)):
+            if not overlapped:
+                exposed += t
+                continue
+            over = max(0.0, h * t - compute)
+            exposed += (1.0 - h) * t + over
+            excess += over
+        return LinkCost(nbytes=int(nbytes), transfer_seconds=t, exposed_seconds=exposed,
+                        excess_seconds=excess)
+
+    def prices(self, nbytes: np.ndarray, mu: float) -> np.ndarray:
+        """float64 seconds per value at multiplier ``mu``: its exposed seconds alone, plus
+        ``mu`` times the hidden part of one direction."""
+        nbytes = np.asarray(nbytes, dtype=np.float64)
+        hidden = self.device.offload_hidden * nbytes / self.device.host_bandwidth
+        return exposed_seconds(nbytes, self.device, self.overlap) + mu * hidden
+
+    def values(self, nodes: np.ndarray, nbytes: np.ndarray) -> OffloadedValues:
+        """``nodes`` (offloaded, with their bytes) as the peak estimate reads them."""
+        lead = None
+        if self.prefetch_bandwidth is not None:
+            lead = np.asarray(nbytes, dtype=np.float64)[nodes] / self.prefetch_bandwidth
+        return OffloadedValues(nodes=np.asarray(nodes, dtype=np.int64),
+                               hold_forward=self.hold_forward, lead_seconds=lead,
+                               node_seconds=self.node_seconds)
+
+
+def link(graph: JointGraph, device: Device, node_seconds: np.ndarray, settings) -> Link:
+    """The link of ``graph`` on ``device`` (which must have one) under torch's offload
+    ``settings`` (``_torch_compat.offload_settings()``); ``node_seconds``: ``RecomputeModel
+    .seconds`` of every node."""
+    if not device.has_host_link:
+        raise ValueError(f"offload_link.link: device {device.name!r} has no host link "
+                         "(host_bandwidth = None): nothing can be offloaded")
+    role = graph.role
+    seconds = np.asarray(node_seconds, dtype=np.float64)
+    prefetch = settings.separate_stream and settings.prefetch
+    return Link(device=device, overlap=Overlap.of(settings),
+                forward_seconds=float(seconds[role == Role.FORWARD].sum()),
+                backward_seconds=float(seconds[role == Role.BACKWARD].sum()),
+                node_seconds=seconds,
+                hold_forward=bool(settings.separate_stream and settings.sink_wait),
+                prefetch_bandwidth=settings.cpu_gpu_bw * 2**30 if prefetch else None)
+
+
+@dataclass(frozen=True)
+class OffloadArcs:
+    """The values a budget network may send to host memory (one chain node each,
+    ``network.add_chains``) and the link they share."""
+
+    nodes: np.ndarray  # int64 joint nodes, ascending
+    forced: np.ndarray  # bool per node: MUST_CPU_OFFLOAD, never kept on the device
+    nbytes: np.ndarray  # int64 per node: the bytes a transfer moves each way
+    link: Link
+
+
+def offload_arcs(graph: JointGraph, rule: OffloadPolicy, saveable: np.ndarray,
+                 in_backward: np.ndarray, link: Link) -> OffloadArcs:
+    """The values ``rule`` lets go to host memory among those a cut may save (``saveable``:
+    finite saving weight; not computed by the backward), each with a chain;
+    ``MUST_CPU_OFFLOAD`` values are never kept on the device."""
+    nbytes = graph.nbytes
+    nodes = np.flatnonzero(rule.allowed_mask() & saveable & ~in_backward & (nbytes > 0))
+    forced = np.fromiter((rule.requested[i] is Request.MUST for i in nodes.tolist()),
+                         dtype=bool, count=len(nodes))
+    return OffloadArcs(nodes=nodes.astype(np.int64), forced=forced,
+                       nbytes=nbytes[nodes].astype(np.int64), link=link)

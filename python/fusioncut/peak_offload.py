@@ -1,0 +1,79 @@
+"""When offloaded values leave and re-enter device memory, for the peak estimate (``peak.py``).
+
+PyTorch's activation-offloading pass (``torch/_functorch/_activation_offloading``) copies a
+saved value to the host right after its last forward use (a view's uses count) and back right
+before its first backward use::
+
+    forward    synchronous device_put, or a side stream whose wait follows the copy: the device
+               copy is freed after the last forward use, as an unsaved value would be;
+               with activation_offload_sink_wait the wait (which holds the device copy) moves to
+               the forward's end: the copy is held through the whole forward
+    backward   the reload allocates the value before its first backward use; with
+               activation_reload_prefetch (side stream only) torch moves each reload earlier,
+               walking the backward in reverse with a first-in first-out queue: the reload at
+               the queue's head takes each compute node's run time off its transfer time and is
+               placed before the node that covers it; a reload still queued at the backward's
+               start is placed there
+
+``reload_times`` replays that walk on the peak estimate's backward order with the device
+model's compute seconds per node (torch times the nodes by benchmarking them) and torch's own
+transfer figure (``activation_offload_cpu_gpu_bw``), so the estimate allocates each reload where
+torch's pass would put it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+__all__ = ["OffloadedValues", "reload_times"]
+
+
+@dataclass(frozen=True)
+class OffloadedValues:
+    """The saved values a plan sends to host memory, and how torch's pass moves them."""
+
+    nodes: np.ndarray
+    """int64 joint nodes whose values go to the host (a subset of the saved set)."""
+    hold_forward: bool = False
+    """The device copy stays allocated until the forward's end (torch's ``sink_wait``)."""
+    lead_seconds: np.ndarray | None = None
+    """float64 per entry of ``nodes``: the transfer time torch's prefetch covers with compute
+    before the first use; None: each reload runs right before its first use."""
+    node_seconds: np.ndarray | None = None
+    """float64 (n,): compute seconds of each joint node (the prefetch walk's clock)."""
+
+
+def reload_times(first_use: np.ndarray, order: np.ndarray, offloaded: OffloadedValues
+                 ) -> np.ndarray:
+    """Backward time (a position in ``order``, -1: before the first node) at which each value
+    of ``offloaded.nodes`` is reloaded. ``first_use[k]``: the time of the first backward node
+    reading ``offloaded.nodes[k]``; ``order``: the joint nodes in backward order."""
+    first_use = np.asarray(first_use, dtype=np.int64)
+    if offloaded.lead_seconds is None or offloaded.node_seconds is None or not len(first_use):
+        return first_use
+    out = np.full(len(first_use), -1, dtype=np.int64)
+    # Reloads sitting before the same node: torch meets them last-inserted first, in reverse.
+    pending = sorted(range(len(first_use)), key=lambda k: (-int(first_use[k]), -k))
+    lead = np.asarray(offloaded.lead_seconds, dtype=np.float64).tolist()
+    seconds = np.asarray(offloaded.node_seconds, dtype=np.float64)[order].tolist()
+    use = first_use.tolist()
+    queue: list[int] = []
+    remaining: list[float] = []
+    at = 0
+    for t in range(len(order) - 1, -1, -1):
+        if queue:
+            remaining[0] -= seconds[t]
+            if remaining[0] <= 0:
+                out[queue.pop(0)] = t
+                remaining.pop(0)
+        while at < len(pending) and use[pending[at]] >= t:
+            k = pending[at]
+            at += 1
+            if lead[k] <= 0:
+                out[k] = use[k]
+                continue
+            queue.append(k)
+            remaining.append(lead[k])
+    return out
