@@ -31,6 +31,7 @@ from fusioncut._solver import INF
 from fusioncut.cost import CostModel, materialized
 from fusioncut.decision import Decision
 from fusioncut.graph import JointGraph, Role, Value, size_hint
+from fusioncut.offload import Request, exposed_seconds
 from fusioncut.ops import OpKind
 from fusioncut.options import Options
 from fusioncut.policy import BUDGET_LIFTS, ReasonKind
@@ -282,9 +283,41 @@ def _saved_value(f: _Facts, i: int) -> ValueFate:
     users = [f.names[u] for u in f.users[i] if f.names[u] in f.in_bw]
     if i in f.offloaded:
         request = f.d.offload.requested[i]
-        why += "; offloaded to host memory" + (f" ({request.value})" if request else "")
+        link = _chosen_link(f)
+        if link is not None:  # the cut chose between keeping, offloading and recomputing
+            kind = "annotation" if request is Request.MUST else "cut"
+            why = _offload_why(f, i, link, ban)
+            if request is not None:
+                why += f" ({request.value})"
+        else:
+            why += "; offloaded to host memory" + (f" ({request.value})" if request else "")
         return _value(f, i, Fate.OFFLOADED, kind, why, users)
     return _value(f, i, Fate.SAVED, kind, why, users)
+
+
+def _chosen_link(f: _Facts):
+    """The host link of the budget plan that chose what to offload, or None."""
+    budget = f.d.budget
+    arcs = budget.frontier.generator.bnet.offload if budget is not None else None
+    return arcs.link if arcs is not None else None
+
+
+def _offload_why(f: _Facts, i: int, link, ban) -> str:
+    """Why the plan sends ``i`` to host memory rather than keep or recompute it: its transfer
+    price against the bytes keeping it holds and what recomputing it costs."""
+    nbytes = int(f.graph.nbytes[i])
+    exposed = float(exposed_seconds(nbytes, link.device, link.overlap))
+    text = (f"offloaded for {f.pricing.target}: its transfers cost the step "
+            f"{format_seconds(exposed)} ({format_seconds(nbytes / link.device.host_bandwidth)} "
+            f"each way over the host link); keeping it would hold {format_bytes(nbytes)} on "
+            f"the device")
+    if ban is not None:
+        return text + f"; it may not be recomputed ({ban})"
+    seconds = float(f.pricing.seconds[i])
+    if seconds > exposed:
+        return text + f"; recomputing it would cost {format_seconds(seconds)}, more"
+    return text + (f"; recomputing it alone would cost {format_seconds(seconds)}, but would need "
+                   f"its inputs in the backward (kept, offloaded or recomputed in turn)")
 
 
 def _cut_why(f: _Facts, i: int) -> str:
@@ -364,7 +397,10 @@ def _recomputed_value(f: _Facts, i: int) -> ValueFate:
 
 def _step(budget: float, p) -> BudgetStep:
     return BudgetStep(budget=budget, saved_bytes=int(p.saved_bytes), peak_bytes=int(p.peak.peak),
-                      recompute_seconds=float(p.recompute_seconds))
+                      recompute_seconds=float(p.recompute_seconds),
+                      offloaded_bytes=int(p.offloaded_bytes),
+                      offload_seconds=float(p.offload_seconds),
+                      link_excess_seconds=float(p.link_excess_seconds))
 
 
 def budget_summary(choice) -> BudgetSummary:

@@ -140,16 +140,24 @@ def plot_pareto(report: Any, path: str | Path, title: str = "") -> Path:
     every = list(report.frontier) + [s for pts in points.values() for _, s in pts]
     bdiv, bunit = byte_unit(max([s.saved_bytes for s in every] + [s.peak_bytes for s in every]
                                 + [1]))
-    tdiv, tunit = time_unit(max([s.recompute_seconds for s in every] + [1e-9]))
+    # With offloading the time axis adds the transfers' exposed seconds to recomputation.
+    offloads = [s for s in report.frontier if getattr(s, "offloaded_bytes", 0)]
+    extra = (lambda s: getattr(s, "offload_seconds", 0.0)) if offloads else (lambda s: 0.0)
+    tdiv, tunit = time_unit(max([s.recompute_seconds + extra(s) for s in every] + [1e-9]))
     fig, axes = plt.subplots(1, 2, figsize=(12, 5.4))
-    panels = ((axes[0], lambda s: s.recompute_seconds / tdiv,
-               f"estimated recompute time ({tunit})"),
+    what = "recompute + transfer" if offloads else "recompute"
+    panels = ((axes[0], lambda s: (s.recompute_seconds + extra(s)) / tdiv,
+               f"estimated {what} time ({tunit})"),
               (axes[1], lambda s: s.peak_bytes / bdiv, f"estimated peak memory ({bunit})"))
     pending = []  # (axes, labels): placed once the layout is final
     for ax, y_of, ylabel in panels:
         ax.plot([s.saved_bytes / bdiv for s in report.frontier],
                 [y_of(s) for s in report.frontier], "-", color=_PALETTE["fusioncut"], lw=1.2,
                 alpha=0.7, label="fusioncut frontier", zorder=1)
+        if offloads:
+            ax.scatter([s.saved_bytes / bdiv for s in offloads], [y_of(s) for s in offloads],
+                       facecolors="none", edgecolors=_PALETTE["fusioncut"], marker="D", s=16,
+                       linewidths=0.8, zorder=2, label="frontier plans that offload")
         labels: dict[tuple[float, float], list[str]] = {}
         for attr, name, color, marker, size in _METHODS:
             pts = points[attr]
@@ -161,12 +169,12 @@ def plot_pareto(report: Any, path: str | Path, title: str = "") -> Path:
                 tag = "fc" if attr == "fusioncut" else "PT"
                 labels.setdefault(xy, []).append(f"{tag} {_budgets(budgets)}")
         pending.append((ax, labels))
-        ax.set_xlabel(f"saved activation memory ({bunit})")
+        ax.set_xlabel(f"saved activation memory on the device ({bunit})")
         ax.set_ylabel(ylabel)
         ax.grid(alpha=0.3)
         ax.margins(x=0.1, y=0.12)  # room for the labels at the edges
         ax.spines[["top", "right"]].set_visible(False)
-    axes[0].set_title("recomputation against memory", fontsize=10)
+    axes[0].set_title(f"{what} against memory", fontsize=10)
     axes[1].set_title("estimated peak against memory", fontsize=10)
     graphs = f" in {len(report.parts)} joint graphs" if getattr(report, "parts", None) else ""
     head = title or "fusioncut pareto"

@@ -132,9 +132,12 @@ class BudgetStep:
     """One frontier plan, as a budget reaches it."""
 
     budget: float  # the smallest memory_budget that picks this plan
-    saved_bytes: int
+    saved_bytes: int  # kept on the device
     peak_bytes: int
     recompute_seconds: float
+    offloaded_bytes: int = 0  # sent to host memory and back (Options(offload="auto"))
+    offload_seconds: float = 0.0  # the step's wait for those transfers (link excess included)
+    link_excess_seconds: float = 0.0  # transfer time the link cannot hide (over-subscribed)
 
 
 @dataclass

@@ -5,9 +5,13 @@ fusioncut picks and the plan PyTorch's knapsack picks (``min_cut_rematerializati
 under ``torch._functorch.config.activation_memory_budget``, its default solver), every plan
 scored the same way on the same graph:
 
-    saved_bytes        activation storage kept for the backward (each storage once; graph
-                       inputs and parameters are alive anyway and not counted)
+    saved_bytes        activation storage kept on the device for the backward (each storage
+                       once; graph inputs and parameters are alive anyway and not counted)
     recompute_seconds  fusioncut's cost model on the device (recompute.py)
+    offloaded_bytes    bytes sent to host memory and back (``Options(offload="auto")``; the
+                       link's busy time ``transfer_seconds`` one way, the step's wait for it
+                       ``offload_seconds``, of which ``link_excess_seconds`` over-subscribes
+                       the link: offload_link.py)
     torch_flops        PyTorch's own measure: sum of max(FLOPs, 1) over recomputed ops (its
                        ``estimate_runtime`` with the "flops" estimator)
     peak_bytes         the estimated peak of the schedule (peak.py)
@@ -66,6 +70,11 @@ class PlanScore:
     num_recomputed: int
     partition_s: float | None = None
     error: str | None = None
+    offloaded_bytes: int = 0
+    num_offloaded: int = 0
+    transfer_seconds: float = 0.0
+    offload_seconds: float = 0.0
+    link_excess_seconds: float = 0.0
     redrawn: list[str] = field(default_factory=list)
     """Random ops (``native_dropout``, ``rand_like``, ...) the plan recomputes in the
     backward: there they draw new random numbers, so the gradients no longer match the
@@ -118,7 +127,16 @@ def score_saved(decision: Decision, saved: np.ndarray, seconds: np.ndarray,
 
 
 def _point_score(decision, point: FrontierPoint, seconds, flops) -> PlanScore:
-    return score_saved(decision, point.saved, seconds, flops)
+    """A frontier plan's score: ``score_saved``'s, with the plan's own device bytes, peak and
+    transfers when it offloads."""
+    score = score_saved(decision, point.saved, seconds, flops)
+    if len(point.offloaded):
+        score.saved_bytes, score.peak_bytes = point.saved_bytes, point.peak.peak
+        score.offloaded_bytes, score.num_offloaded = point.offloaded_bytes, len(point.offloaded)
+        score.transfer_seconds, score.offload_seconds = (point.transfer_seconds,
+                                                         point.offload_seconds)
+        score.link_excess_seconds = point.link_excess_seconds
+    return score
 
 
 def torch_budget_plan(joint_module: fx.GraphModule, joint_inputs: Any, graph: JointGraph,
@@ -257,10 +275,19 @@ def format_pareto(report: ParetoReport) -> str:
     head.append("(a budget is a fraction of each partitioner's own range, so the two columns "
                 "differ at one budget; the last column is fusioncut's recompute time at "
                 "PyTorch's saved bytes)\n")
-    lines = head + table(
-        ["budget", "fusioncut saved", "peak", "recompute", "FLOPs", "PyTorch saved", "peak",
-         "recompute", "FLOPs", "fusioncut at PyTorch's bytes"], rows,
-        right=set(range(1, 10)))
+    names = ["budget", "fusioncut saved", "peak", "recompute", "FLOPs", "PyTorch saved", "peak",
+             "recompute", "FLOPs", "fusioncut at PyTorch's bytes"]
+    if any(r.fusioncut.offloaded_bytes for r in report.rows):
+        names[3:3] = ["offloaded", "transfer"]
+        for row, r in zip(rows, report.rows):
+            f = r.fusioncut
+            row[3:3] = [format_bytes(f.offloaded_bytes),
+                        format_seconds(f.offload_seconds) + (" !" if f.link_excess_seconds
+                                                             else "")]
+        head.append("(offloaded: bytes fusioncut's plan sends to host memory; transfer: the "
+                    "seconds the step waits for them; ! the link is over-subscribed, the excess "
+                    "charged)\n")
+    lines = head + table(names, rows, right=set(range(1, len(names))))
     redrawn = [r for r in report.rows if r.torch.redrawn and r.torch.error is None]
     if redrawn:
         names = sorted({n for r in redrawn for n in r.torch.redrawn})
@@ -326,4 +353,9 @@ def _sum_scores(scores: list[PlanScore]) -> PlanScore:
                      num_saved=sum(s.num_saved for s in scores),
                      num_recomputed=sum(s.num_recomputed for s in scores),
                      partition_s=None if any(t is None for t in times) else sum(times),
-                     redrawn=[n for s in scores for n in s.redrawn])
+                     redrawn=[n for s in scores for n in s.redrawn],
+                     offloaded_bytes=sum(s.offloaded_bytes for s in scores),
+                     num_offloaded=sum(s.num_offloaded for s in scores),
+                     transfer_seconds=sum(s.transfer_seconds for s in scores),
+                     offload_seconds=sum(s.offload_seconds for s in scores),
+                     link_excess_seconds=sum(s.link_excess_seconds for s in scores))

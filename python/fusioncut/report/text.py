@@ -77,9 +77,11 @@ def format_report(r: Any, max_rows: int | None, clip: int | None = None) -> str:
 
     held = [s for s in r.saved if s.kind in ("input", "static input")]
     acts = [s for s in r.saved if s.kind not in ("input", "static input")]
-    offloaded = sum(s.fate == "offloaded" for s in acts)
+    offloaded = [s for s in acts if s.fate == "offloaded"]
+    gone = sum(s.nbytes for s in offloaded)
     out.append(f"Saved for backward: {len(acts)} values, {format_bytes(fc.saved_bytes)} of "
-               f"activations" + (f" ({offloaded} offloaded to host memory)" if offloaded else "")
+               f"activations" + (f" ({len(offloaded)} of them, {format_bytes(gone)}, offloaded "
+                                 f"to host memory between the passes)" if offloaded else "")
                + f" (+ {len(held)} graph inputs held anyway: "
                f"{format_bytes(fc.static_bytes)} parameters and static inputs, free; "
                f"{format_bytes(fc.input_bytes)} other inputs)")
@@ -171,18 +173,31 @@ def format_budget(b: Any) -> list[str]:
            f"{format_bytes(c.saved_bytes)} (runtime plan {format_bytes(b.runtime.saved_bytes)}, "
            f"least {format_bytes(b.least.saved_bytes)}), estimated peak "
            f"{format_bytes(c.peak_bytes)}, recomputation {format_seconds(c.recompute_seconds)}"]
+    offloads = any(s.offloaded_bytes for s in [*b.steps, c])
+    if offloads:
+        out[0] += (f", offloaded {format_bytes(c.offloaded_bytes)} (the step waits "
+                   f"{format_seconds(c.offload_seconds)} for the transfers"
+                   + (f", {format_seconds(c.link_excess_seconds)} of it because they exceed "
+                      "the compute that hides them)" if c.link_excess_seconds else ")"))
     if b.gap:
         out.append(f"  no plan meets the target: the least plan is {format_bytes(b.gap)} over it")
     rows, prev = [], None
     for s in b.steps:
+        more = s.recompute_seconds + s.offload_seconds
         gave = "-" if prev is None else (
             f"{format_bytes(prev.saved_bytes - s.saved_bytes)} saved for "
-            f"{format_seconds(s.recompute_seconds - prev.recompute_seconds)} more recompute")
-        rows.append([f"{s.budget:.1f}", format_bytes(s.saved_bytes), format_bytes(s.peak_bytes),
-                     format_seconds(s.recompute_seconds), gave])
+            f"{format_seconds(more - prev.recompute_seconds - prev.offload_seconds)} more "
+            + ("recompute and transfer" if offloads else "recompute"))
+        row = [f"{s.budget:.1f}", format_bytes(s.saved_bytes), format_bytes(s.peak_bytes),
+               format_seconds(s.recompute_seconds)]
+        if offloads:
+            row += [format_bytes(s.offloaded_bytes), format_seconds(s.offload_seconds)]
+        rows.append(row + [gave])
         prev = s
-    out += table(["budget", "saved", "est. peak", "recompute", "this step gave up"], rows,
-                 right={1, 2, 3})
+    names = ["budget", "saved", "est. peak", "recompute"]
+    if offloads:
+        names += ["offloaded", "transfer"]
+    out += table(names + ["this step gave up"], rows, right=set(range(1, len(names))))
     return out
 
 
