@@ -210,17 +210,25 @@ def test_offload_annotations_obey_the_mode_and_must_save(mixed):
     plain = fusioncut.decide(copy.deepcopy(gm), num_fwd_outputs=n)
     assert never.offload is None and len(never.offloaded) == 0
     assert never.saved.tolist() == plain.saved.tolist()
-    # A preference where allowed; "auto" under a memory target: the plan without offloading
+    # A preference where allowed; "tagged" under a memory target: the plan without offloading
     # (MUST_CPU_OFFLOAD a MUST_SAVE there), the tagged values offloaded on top.
     prefer = _tagged(gm, "mm", CheckpointPolicy.PREFER_CPU_OFFLOAD)
     assert [x.name for x in fusioncut.decide(prefer, num_fwd_outputs=n,
             options=Options(offload="tagged")).offloaded_nodes] == ["mm"]
     budgeted = fusioncut.decide(must, num_fwd_outputs=n,
-                                options=Options(offload="auto", memory_budget=0.0))
+                                options=Options(offload="tagged", memory_budget=0.0))
     alone = fusioncut.decide(_tagged(gm, "mm", CheckpointPolicy.MUST_SAVE), num_fwd_outputs=n,
                              options=Options(memory_budget=0.0))
     assert budgeted.saved.tolist() == alone.saved.tolist()
     assert [x.name for x in budgeted.offloaded_nodes] == ["mm"]
+    # "auto" under a memory target: the cut decides, the MUST_CPU_OFFLOAD value goes whenever
+    # saved, and the plan keeps no more on the device than the plan without offloading.
+    auto = fusioncut.decide(must, num_fwd_outputs=n,
+                            options=Options(offload="auto", memory_budget=0.0))
+    kept = {x.name for x in auto.saved_nodes} - {x.name for x in auto.offloaded_nodes}
+    assert "mm" not in kept and len(auto.offloaded)
+    assert set(auto.offloaded.tolist()) <= set(auto.saved.tolist())
+    assert auto.budget.point.saved_bytes <= alone.budget.point.saved_bytes
     # torch's own mark is a request; MUST_SAVE keeps the value on the device.
     marked = _tagged(gm, "mm", "mark")
     assert [x.name for x in fusioncut.decide(marked, num_fwd_outputs=n,

@@ -15,6 +15,10 @@ cut at their breakpoint is a closure of the residual graph's strongly connected 
 and a knapsack over those closures gives, for any byte limit, the plan in reach that keeps the
 most bytes under it (so recomputes least).
 
+With ``Options(offload="auto")`` the plans may also send values to host memory
+(``budget_plans``, ``budget_link``): saved bytes are what stays on the device, and time below
+is recomputation plus the transfers' exposed seconds (``FrontierPoint.seconds``).
+
 Selection (here): the frontier starts with the runtime plan (``decide``'s own choice: budget
 1). ``Frontier.plans`` holds every plan in reach, Pareto in saved bytes x recompute seconds;
 ``Frontier.points`` keeps each plan only if it holds less activation memory than the point
@@ -90,11 +94,13 @@ class Frontier:
     ``plans``: every plan in reach (the sweep's cuts and the plans of the gaps between
     neighbouring cuts, ``budget_reach``), Pareto in saved bytes x recompute seconds, the
     runtime plan first and then fewer bytes. ``points``: the subset the targets choose from,
-    along which saved bytes fall and the estimated peak never rises: the anchors (the runtime
-    plan, then each sweep cut saving fewer bytes than every anchor before it and peaking no
-    higher) and, between two anchors, the plans in reach between them that keep the order. The
-    plans between two anchors are built and evaluated only when a target falls between them
-    or when ``points`` or ``plans`` is read.
+    along which saved bytes fall, the estimated peak never rises and the time added never
+    falls: the anchors (the runtime plan, then each sweep cut saving fewer bytes than every
+    anchor before it, peaking no higher and adding no less time) and, between two anchors, the
+    plans in reach between them that keep the order. The plans between two anchors are built
+    and evaluated only when a target falls between them or when ``points`` or ``plans`` is
+    read. Time is ``FrontierPoint.seconds``: recomputation, plus the transfers' exposed time
+    when plans offload.
     """
 
     def __init__(self, graph: JointGraph, device: Device, runtime: FrontierPoint, generator):
@@ -105,9 +111,10 @@ class Frontier:
         anchors, where, dropped = [runtime], [top], []
         for k in range(top, -1, -1):
             p, last = generator.points[k], anchors[-1]
-            if np.array_equal(p.saved, runtime.saved):
+            if p.key == runtime.key:
                 where[0] = k  # the runtime plan is also a cut of the sweep
-            elif p.saved_bytes < last.saved_bytes and p.peak.peak <= last.peak.peak:
+            elif p.saved_bytes < last.saved_bytes and p.peak.peak <= last.peak.peak \
+                    and p.seconds >= last.seconds:
                 anchors.append(p)
                 where.append(k)
             else:
@@ -185,14 +192,14 @@ class Frontier:
     def _walk(self, k: int):
         """The points strictly between anchors k - 1 and k, evaluated as they are reached:
         each plan in reach between them that saves fewer bytes than the point before it,
-        peaks no higher and recomputes no less, and saves more and peaks no lower than
-        anchor k."""
+        peaks no higher and recomputes no less, and saves more, peaks no lower and recomputes
+        no more than anchor k."""
         if k not in self._gaps:
             self._gaps[k] = ([], self._candidates(self._where[k], self._where[k - 1]), [0])
         kept, todo, at = self._gaps[k]
         yield from list(kept)
         hi, lo = self.anchors[k - 1], self.anchors[k]
-        seen = {p.saved.tobytes() for p in kept}
+        seen = {p.key for p in kept}
         while at[0] < len(todo):
             entry = todo[at[0]]
             at[0] += 1
@@ -200,12 +207,12 @@ class Frontier:
             if entry[0] >= last.saved_bytes:
                 continue  # saves as much as the point before (by the network's count)
             q = self._point(entry)
-            if q.saved.tobytes() in seen or not (
+            if q.key in seen or not (
                     lo.saved_bytes < q.saved_bytes < last.saved_bytes
                     and lo.peak.peak <= q.peak.peak <= last.peak.peak
-                    and q.seconds >= last.seconds):
+                    and last.seconds <= q.seconds <= lo.seconds):
                 continue
-            seen.add(q.saved.tobytes())
+            seen.add(q.key)
             kept.append(q)
             yield q
 
@@ -269,8 +276,11 @@ def _pareto_insert(plans: list[FrontierPoint], p: FrontierPoint) -> None:
 
 def frontier(graph: JointGraph, runtime_saved: np.ndarray, bnet: BudgetNetwork,
              costs: CostModel, static: np.ndarray, device: Device,
-             numel: np.ndarray | None = None) -> Frontier:
-    """The frontier of ``bnet`` from the runtime plan ``runtime_saved`` (see the module
-    docstring); ``bnet`` and ``numel`` must describe the same sizes."""
+             numel: np.ndarray | None = None, runtime_offloaded: np.ndarray | None = None
+             ) -> Frontier:
+    """The frontier of ``bnet`` from the runtime plan ``runtime_saved`` (which offloads
+    ``runtime_offloaded``; see the module docstring); ``bnet`` and ``numel`` must describe the
+    same sizes."""
     generator = plans_in_reach(graph, bnet, costs, static, runtime_saved, numel)
-    return Frontier(graph, device, generator.evaluate.point(runtime_saved, None), generator)
+    runtime = generator.evaluate.point(runtime_saved, None, runtime_offloaded)
+    return Frontier(graph, device, runtime, generator)

@@ -6,17 +6,22 @@ true cost, so a plan that offloads more than its phases' compute hides is charge
 When a sweep finds such a plan, the offload price is raised by the link's Lagrange multiplier
 ``mu`` (one more direction's hidden part charged in full) and the network swept again, up to
 ``mu = Link.directions()`` (nothing hidden): the raised sweeps find the plans that keep or
-recompute what the link cannot carry. ``generator`` returns a plain ``Generator`` when no
-sweep over-subscribes the link (or nothing may be offloaded), else a ``LinkedGenerator``::
+recompute what the link cannot carry. ``generator`` returns a plain ``Generator`` when nothing may
+be offloaded, else a ``LinkedGenerator``::
 
     parts     one Generator per multiplier swept, mu = 0, 1, ...
     points    the union of their sweep cuts, Pareto in (device bytes kept, seconds added:
-              recomputation plus true transfer time), least bytes first
+              recomputation plus true transfer time, estimated peak), least bytes first
     gap(k)    the plans of every part's gaps whose bytes lie between points k - 1 and k
     best_within(limit)   the best of every part's, by true seconds
 
-The multipliers form a short ladder, not a search: between two rungs the union may miss a
-plan a finer multiplier would find (docs/design.md, "Offload").
+The ladder ends with the network whose chains are closed (``mu`` infinite: only
+MUST_CPU_OFFLOAD values go to the host), so every plan recomputation alone reaches stays in
+reach: the cut weighs device bytes, and an offloaded value whose reload torch's prefetch pulls
+to the backward's start (or whose device copy torch's sunk wait holds through the forward)
+lowers them without lowering the peak, which only the peak filter sees. The multipliers form a
+short ladder, not a search: between two rungs the union may miss a plan a finer multiplier
+would find (docs/design.md, "Offload").
 """
 
 from __future__ import annotations
@@ -35,15 +40,18 @@ def generator(graph: JointGraph, bnet: BudgetNetwork, costs: CostModel, static: 
               runtime_saved: np.ndarray, numel=None) -> Generator | LinkedGenerator:
     """The plans in reach of ``bnet`` (see the module docstring)."""
     first = Generator(graph, bnet, costs, static, runtime_saved, numel)
-    if bnet.offload is None or not bnet.offload.link.directions() or \
-            not any(p.oversubscribed for p in first.points):
+    if bnet.offload is None:
         return first
+
+    def part(net: BudgetNetwork) -> Generator:
+        return Generator(graph, net, costs, static, runtime_saved, numel, first.evaluate)
+
     parts = [first]
     for mu in range(1, bnet.offload.link.directions() + 1):
-        parts.append(Generator(graph, bnet.with_mu(float(mu), costs.scale), costs, static,
-                               runtime_saved, numel))
         if not any(p.oversubscribed for p in parts[-1].points):
             break
+        parts.append(part(bnet.with_mu(float(mu), costs.scale)))
+    parts.append(part(bnet.without_offload()))
     return LinkedGenerator(parts)
 
 
@@ -69,16 +77,22 @@ class LinkedGenerator:
         self.evaluate = parts[0].evaluate
         self.bnet = parts[0].bnet
         self.solves = sum(p.solves for p in parts)
-        every = [(p, k) for p in parts for k in range(len(p.points))]
-        every.sort(key=lambda e: (e[0].points[e[1]].saved_bytes, e[0].points[e[1]].seconds))
-        chosen: list[tuple[Generator, int]] = []
-        best = np.inf
-        for part, k in every:  # least bytes first: keep a plan only if it is faster
-            p = part.points[k]
-            if p.seconds < best:
-                chosen.append((part, k))
-                best = p.seconds
-        self._origin = chosen
+        every, keys = [], set()
+        for part in parts:
+            for k, p in enumerate(part.points):
+                if p.key not in keys:
+                    keys.add(p.key)
+                    every.append((part, k))
+        score = np.array([(part.points[k].saved_bytes, part.points[k].seconds,
+                           part.points[k].peak.peak) for part, k in every], dtype=np.float64)
+        # A plan stays unless another holds no more bytes, adds no more seconds and peaks no
+        # higher, and is better in one of them.
+        le = (score[None, :, :] <= score[:, None, :]).all(axis=2)
+        lt = (score[None, :, :] < score[:, None, :]).any(axis=2)
+        keep = ~(le & lt).any(axis=1)
+        chosen = sorted((e for e, kept in zip(every, keep) if kept),
+                        key=lambda e: (e[0].points[e[1]].saved_bytes,
+                                       -e[0].points[e[1]].seconds))
         self.points = [part.points[k] for part, k in chosen]
         self.cuts = [part.cuts[k] for part, k in chosen]
         self._gaps: dict[int, _MergedGap] = {}

@@ -28,6 +28,7 @@ neighbouring cuts, and the search above a hull edge.
 from __future__ import annotations
 
 import dataclasses
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -66,6 +67,11 @@ class FrontierPoint:
     transfer_seconds: float = 0.0  # the host link's busy time, one way
     offload_seconds: float = 0.0  # seconds the step waits for the transfers, excess included
     link_excess_seconds: float = 0.0  # hidden transfer time that finds no compute to hide under
+
+    @property
+    def key(self) -> bytes:
+        """What identifies the plan: its saved set and the values it offloads."""
+        return self.saved.tobytes() + b"|" + self.offloaded.tobytes()
 
     @property
     def seconds(self) -> float:
@@ -115,6 +121,7 @@ class BudgetNetwork:
     offload_prices: np.ndarray = dataclasses.field(default_factory=lambda: _NONE)
     """int64 per offload node: its transfer price x K at ``lam = 1``."""
     mu: float = 0.0  # the link's multiplier ``offload_prices`` include (offload_link)
+    closed: np.ndarray | None = None  # bool per offload node: its chain may not be cut
 
     def at(self, weights: np.ndarray, prices: np.ndarray, seconds: np.ndarray) -> BudgetNetwork:
         """The same network (and solver) with weights, prices and recompute seconds at other
@@ -129,14 +136,22 @@ class BudgetNetwork:
         return dataclasses.replace(self, mu=mu, offload_prices=prices_of(
             np.rint(seconds * off.link.device.bandwidth), scale))
 
+    def without_offload(self) -> BudgetNetwork:
+        """The same network with only MUST_CPU_OFFLOAD values allowed to go to the host (the
+        plans recomputation alone reaches, ``mu`` infinite)."""
+        return dataclasses.replace(self, mu=math.inf, closed=~self.offload.forced)
+
     def weights_at(self, keep: np.ndarray, recompute: np.ndarray, offload: np.ndarray
                    ) -> np.ndarray:
         """The solver's weights: keeping each joint node, each price node's recomputation and
-        each offload node's transfer (a forced offload never keeps its value)."""
+        each offload node's transfer (a forced offload never keeps its value; a closed chain
+        is never cut)."""
         if self.offload is None:
             return np.concatenate([keep, recompute]).astype(np.int64)
         keep = keep.copy()
         keep[self.offload.nodes[self.offload.forced]] = INF
+        if self.closed is not None:
+            offload = np.where(self.closed, INF, offload)
         return np.concatenate([keep, recompute, offload]).astype(np.int64)
 
     def solve(self, lam: float, weights: np.ndarray, fixed: np.ndarray | None = None) -> SweepCut:
@@ -235,14 +250,23 @@ class Evaluator:
         self.numel = graph.numel if numel is None else numel
         self.nbytes = self.numel * graph.itemsize
         self.cost = costs.costs(self.nbytes)
+        self._seen: dict[bytes, FrontierPoint] = {}  # sweeps at several multipliers share plans
 
     def point(self, saved: np.ndarray, lam: float | None,
               offloaded: np.ndarray | None = None) -> FrontierPoint:
         """The plan handing ``saved`` to the backward, ``offloaded`` (a subset) through host
         memory, scored: bytes kept on the device, recomputation, the link's true cost
         (``offload_link.Link.cost``) and the peak."""
-        graph = self.graph
         saved = np.sort(np.asarray(saved, dtype=np.int64))
+        away = _NONE if offloaded is None else np.asarray(offloaded, dtype=np.int64)
+        key = saved.tobytes() + b"|" + away.tobytes()
+        found = self._seen.get(key)
+        if found is None:
+            found = self._seen[key] = self._score(saved, away)
+        return found if found.lam == lam else dataclasses.replace(found, lam=lam)
+
+    def _score(self, saved: np.ndarray, offloaded: np.ndarray) -> FrontierPoint:
+        graph = self.graph
         split = phases(graph, saved)
         # A cut may pass through a node of no weight that the backward never reads (an input
         # once the tie-break is dropped): emission would drop that save, so the plan does.
@@ -252,8 +276,7 @@ class Evaluator:
             saved = saved[read[saved]]
             split = phases(graph, saved)
         again = recomputed(graph, saved, split)
-        away = _NONE if offloaded is None or not len(offloaded) else \
-            np.intersect1d(offloaded, saved).astype(np.int64)
+        away = _NONE if not len(offloaded) else np.intersect1d(offloaded, saved).astype(np.int64)
         kept = np.setdiff1d(saved, away) if len(away) else saved
         extra: dict = {}
         values = None
@@ -267,7 +290,7 @@ class Evaluator:
                          offload_seconds=cost.exposed_seconds,
                          link_excess_seconds=cost.excess_seconds)
         return FrontierPoint(
-            saved=saved, recomputed=again, lam=lam, cost_bytes=int(self.cost[saved].sum()),
+            saved=saved, recomputed=again, lam=None, cost_bytes=int(self.cost[saved].sum()),
             recompute_seconds=float(self.bnet.recompute_seconds[again].sum()),
             saved_bytes=saved_activation_bytes(graph, kept, self.static, self.nbytes),
             peak=estimate_peak(graph, saved, numel=self.numel, split=split, offloaded=values),

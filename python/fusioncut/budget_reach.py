@@ -243,9 +243,11 @@ class Generator:
     (evaluated at once) and the gaps between neighbours (built when first asked for)."""
 
     def __init__(self, graph: JointGraph, bnet: BudgetNetwork, costs: CostModel,
-                 static: np.ndarray, runtime_saved: np.ndarray, numel=None):
+                 static: np.ndarray, runtime_saved: np.ndarray, numel=None,
+                 evaluate: Evaluator | None = None):
         self.graph, self.bnet = graph, bnet
-        self.evaluate = Evaluator(graph, bnet, costs, static, numel)
+        self.evaluate = Evaluator(graph, bnet, costs, static, numel) if evaluate is None \
+            else evaluate
         self.storage = storage_bytes(graph, static, self.evaluate.nbytes)
         exact = np.minimum(self.storage, costs.max_exact_cost)
         self.storage_w = np.where(costs.finite, exact * costs.scale + costs.tie,

@@ -44,7 +44,7 @@ from fusioncut.cost import CostModel, cost_model
 from fusioncut.graph import JointGraph, Role, Value
 from fusioncut.joint_check import fallback_error
 from fusioncut.network import FlowNetwork, flow_network, priced_network
-from fusioncut.offload import OffloadPolicy, offloaded
+from fusioncut.offload import OffloadPolicy, Request, offloaded
 from fusioncut.offload import analyze as analyze_offload
 from fusioncut.offload_link import OffloadArcs
 from fusioncut.options import Options
@@ -305,10 +305,16 @@ def frontier_of(decision: Decision, options: Options) -> Frontier:
     graph = decision.graph
     device = options.budget_device
     model = recompute_model(graph, device)
+    arcs = _offload_arcs(decision, options, device, model)
     bnet = budget_network(graph, decision.policy, decision.costs, decision.network, model,
-                          offload=_offload_arcs(decision, options, device, model))
+                          offload=arcs)
+    runtime_offloaded = None
+    if arcs is not None:  # the cut weighs preferences; only MUST_CPU_OFFLOAD binds the plan
+        runtime_offloaded = np.array([i for i in decision.offloaded.tolist()
+                                      if decision.offload.requested[i] is Request.MUST],
+                                     dtype=np.int64)
     return frontier(graph, decision.saved, bnet, decision.costs, decision.static_inputs,
-                    device)
+                    device, runtime_offloaded=runtime_offloaded)
 
 
 def _offload_arcs(decision: Decision, options: Options, device, model) -> OffloadArcs | None:

@@ -55,9 +55,11 @@ def offload_saved(fw_module: fx.GraphModule, bw_module: fx.GraphModule,
                    if isinstance(node.meta.get("val"), torch.Tensor)
                    and node.meta["val"].device.type == "cpu"]
         if on_host:
+            more = f" and {len(on_host) - 8} more" if len(on_host) > 8 else ""
             raise error(
                 f"build_modules: torch._functorch.config.activation_offload_separate_stream "
-                f"needs an accelerator, but the value(s) {on_host} to offload live on the cpu "
+                f"needs an accelerator, but the value(s) {on_host[:8]}{more} to offload live on "
+                "the cpu "
                 "(torch's ao.offload fails there at run time); turn the setting off or use "
                 "Options(offload='never')")
     for node in marked:

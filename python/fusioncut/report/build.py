@@ -410,7 +410,7 @@ def budget_summary(choice) -> BudgetSummary:
     points = front.points
     position = next((k for k, p in enumerate(points) if p is choice.point),
                     next((k for k, p in enumerate(points)
-                          if np.array_equal(p.saved, choice.point.saved)), -1))
+                          if p.key == choice.point.key), -1))
     steps = []
     for k in range(10, -1, -1):
         b = k / 10

@@ -1,0 +1,448 @@
+"""The three-way cut (keep / recompute / offload) under a memory target with
+``Options(offload="auto")``: a chain is exactly the cheaper of two fates, plans train like eager
+with values offloaded (on the CPU the copy is ``prims.device_put(x, cpu)``), the emitted graphs
+move exactly the chosen values, nothing the rule blocks goes, MUST_CPU_OFFLOAD is never kept on
+the device, the frontier stays monotone, the link's excess is charged, the peak knows when
+offloaded values leave and come back, torch's flag is honoured under torch.compile, and the
+decision is the same in every process."""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import logging
+import os
+import subprocess
+import sys
+import warnings
+
+import numpy as np
+import pytest
+import torch
+from functorch.compile import aot_function, make_boxed_func
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from torch.utils.checkpoint import CheckpointPolicy, checkpoint, create_selective_checkpoint_contexts
+
+import fusioncut
+from fusioncut import _torch_compat
+from fusioncut._solver import min_node_cut
+from fusioncut.budget import BudgetWarning
+from fusioncut.device import PRESETS
+from fusioncut.models import GPT, gpt_config, gpt_inputs
+from fusioncut.network import FlowNetwork, add_chains
+from fusioncut.offload import Overlap, exposed_seconds
+from fusioncut.offload_link import Link, link
+from fusioncut.options import Options
+from fusioncut.peak import estimate_peak
+from fusioncut.peak_offload import OffloadedValues, reload_times
+from fusioncut.report import capture
+
+pytestmark = pytest.mark.filterwarnings("ignore::FutureWarning")
+
+DEVICE_PUT = torch.ops.prims.device_put.default
+H100 = PRESETS["h100"]
+# A device whose host link is as fast as its memory: offloading is cheap, so the cut uses it.
+FAST_LINK = dataclasses.replace(H100, name="fast-link", host_bandwidth=H100.bandwidth,
+                                offload_hidden=0.5)
+
+
+@functools.lru_cache(maxsize=None)
+def _gpt(layers=2):
+    cfg = gpt_config("demo", n_layer=layers, d_model=32, n_head=2, block_size=16, vocab=64)
+    torch.manual_seed(0)
+    return capture(GPT(cfg), *gpt_inputs(cfg, batch=2), via="aot")
+
+
+def _decide(cap, **options):
+    return fusioncut.decide(cap.joint_module, num_fwd_outputs=cap.num_fwd_outputs,
+                            static_lifetime_input_indices=cap.static_lifetime_input_indices,
+                            options=Options(**options))
+
+
+def _pareto(cap, **options):
+    return fusioncut.pareto(cap.joint_module, num_fwd_outputs=cap.num_fwd_outputs,
+                            static_lifetime_input_indices=cap.static_lifetime_input_indices,
+                            options=Options(**options))
+
+
+def _moved(gm: torch.fx.GraphModule) -> set[str]:
+    return {n.args[0].name.replace("cpu_offload_", "")
+            for n in gm.graph.find_nodes(op="call_function", target=DEVICE_PUT)}
+
+
+def _mlp(x, w1, w2):
+    h = torch.mm(x, w1).relu()
+    h = torch.mm(h, w2).sin()
+    h = torch.mm(h, w1).tanh()
+    return (h * h).sum()
+
+
+def _run(fn, args, options):
+    """Train one step under aot_function with ``options``: the decision, the modules and the
+    gradients next to eager's."""
+    box: dict = {}
+    for a in args:
+        a.grad = None
+
+    def partition(joint, inputs, **kwargs):
+        box["d"] = fusioncut.decide(joint, num_fwd_outputs=kwargs["num_fwd_outputs"],
+                                    options=options)
+        return fusioncut.partition(joint, inputs, options=options, **kwargs)
+
+    def compiler(name):
+        return lambda gm, _: box.setdefault(name, gm) and make_boxed_func(gm)
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", fusioncut.FallbackWarning)
+        aot_function(fn, compiler("fw"), compiler("bw"), partition_fn=partition)(*args).backward()
+    leaves = [a for a in args if a.requires_grad]
+    grads = [a.grad for a in leaves]
+    for a in leaves:
+        a.grad = None
+    fn(*args).backward()
+    return box, grads, [a.grad for a in leaves]
+
+
+# --- the network ----------------------------------------------------------------------------
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(3, 7).flatmap(lambda n: st.tuples(
+    st.just(n),
+    st.lists(st.tuples(st.integers(0, n - 1), st.integers(0, n - 1)), min_size=n, max_size=3 * n),
+    st.lists(st.integers(1, 50), min_size=n, max_size=n),
+    st.lists(st.integers(1, 50), min_size=n, max_size=n),
+    st.lists(st.booleans(), min_size=n, max_size=n))))
+def test_a_chain_cuts_the_cheaper_of_keeping_and_offloading(case):
+    n, edges, keep, off, chained = case
+    src = np.array([a for a, b in edges if a < b] + list(range(n - 1)), dtype=np.int64)
+    dst = np.array([b for a, b in edges if a < b] + list(range(1, n)), dtype=np.int64)
+    source_in = np.zeros(n, bool)
+    source_in[0] = True
+    sink_in = np.zeros(n, bool)
+    sink_in[-1] = True
+    net = FlowNetwork(src, dst, source_in, sink_in, np.zeros(n, bool))
+    nodes = np.flatnonzero(np.array(chained[:n - 1] + [False]))
+    both = add_chains(net, nodes)
+    w = np.array(keep, dtype=np.int64)
+    cheaper = w.copy()
+    cheaper[nodes] = np.minimum(w[nodes], np.array(off)[nodes])
+    plain = min_node_cut(cheaper, net.src, net.dst, source_in=net.source_in,
+                         sink_in=net.sink_in, sink_out=net.sink_out)
+    cut = min_node_cut(np.concatenate([w, np.array(off, dtype=np.int64)[nodes]]), both.src,
+                       both.dst, source_in=both.source_in, sink_in=both.sink_in,
+                       sink_out=both.sink_out)
+    assert cut.value == plain.value  # one min cut, each chained value at its cheaper fate
+    for k, v in enumerate(nodes.tolist()):
+        if n + k in cut.cut_nodes.tolist():
+            assert off[v] <= keep[v]
+        elif v in cut.cut_nodes.tolist():
+            assert keep[v] <= off[v]
+
+
+# --- decisions and emission -----------------------------------------------------------------
+
+
+def test_offloaded_plans_train_like_eager_and_move_exactly_the_chosen_values():
+    torch.manual_seed(0)
+    args = [torch.randn(32, 32, requires_grad=True) for _ in range(3)]
+    box, grads, eager = _run(_mlp, args, Options(device=FAST_LINK, offload="auto",
+                                                 memory_budget=0.0))
+    torch.testing.assert_close(grads, eager)
+    d = box["d"]
+    offloaded = {n.name for n in d.offloaded_nodes}
+    assert offloaded and offloaded <= {n.name for n in d.saved_nodes}
+    assert all(d.offload.blocked[i] is None for i in d.offloaded)
+    assert _moved(box["fw"]) == offloaded
+    reloads = box["bw"].graph.find_nodes(op="call_function", target=DEVICE_PUT)
+    assert {n.args[0].name for n in reloads} == {f"cpu_offload_{v}" for v in offloaded}
+    # The plan keeps no more on the device than recomputation alone reaches.
+    alone = _decide(capture(_mlp, *args, via="aot"), device=FAST_LINK, memory_budget=0.0)
+    assert d.budget.point.saved_bytes <= alone.budget.point.saved_bytes
+
+
+def test_gpt_plans_at_every_budget_train_like_eager_with_offloading():
+    cfg = gpt_config("demo", n_layer=1, d_model=32, n_head=2, block_size=16, vocab=64)
+    torch.manual_seed(0)
+    model = GPT(cfg)
+    idx, targets = gpt_inputs(cfg, batch=2)
+    params = dict(model.named_parameters())
+    fn = lambda *ps: torch.func.functional_call(  # noqa: E731
+        model, dict(zip(params, ps[:-2])), ps[-2:])
+    for budget in (0.0, 0.5):
+        args = [p.detach().clone().requires_grad_(True) for p in params.values()]
+        args += [idx, targets]
+        box, grads, eager = _run(fn, args, Options(device=FAST_LINK, offload="auto",
+                                                   memory_budget=budget))
+        torch.testing.assert_close(grads, eager)
+        assert _moved(box["fw"]) == {n.name for n in box["d"].offloaded_nodes}
+
+
+def test_nothing_the_rule_blocks_is_offloaded():
+    def fn(x, w):
+        a = torch.mm(x, w)
+        b = x.t() * 2.0  # not contiguous
+        r = torch.rand_like(a)
+        return (torch.nn.functional.dropout(a, 0.5, True) * b.t() * r).sin().sum(), \
+            a.view(-1).cos()
+
+    torch.manual_seed(0)
+    cap = capture(fn, torch.randn(8, 8, requires_grad=True), torch.randn(8, 8, requires_grad=True),
+                  via="aot")
+    for budget in (0.0, 0.3):
+        d = _decide(cap, device=FAST_LINK, offload="auto", memory_budget=budget)
+        assert all(d.offload.blocked[i] is None for i in d.offloaded)
+        names = {n.name for n in d.offloaded_nodes}
+        assert not names & {"t", "mul", "rand_like", "getitem", "getitem_1", "cos", "view"}
+
+
+def _sac_block(x, w):
+    return torch.mm(torch.mm(x, w).relu(), w).sin()
+
+
+def _must_policy(ctx, op, *args, **kwargs):
+    return CheckpointPolicy.MUST_CPU_OFFLOAD if op == torch.ops.aten.mm.default else \
+        CheckpointPolicy.PREFER_RECOMPUTE
+
+
+def test_must_cpu_offload_is_never_kept_on_the_device_and_prefer_may_be_overridden():
+    context = functools.partial(create_selective_checkpoint_contexts, _must_policy)
+    fn = lambda x, w: checkpoint(_sac_block, x, w, use_reentrant=False,  # noqa: E731
+                                 context_fn=context).sum()
+    torch.manual_seed(0)
+    args = [torch.randn(16, 16, requires_grad=True) for _ in range(2)]
+    for budget in (0.0, 0.5):
+        box, grads, eager = _run(fn, args, Options(device=H100, offload="auto",
+                                                   memory_budget=budget))
+        torch.testing.assert_close(grads, eager)
+        d = box["d"]
+        mms = {n.name for n in d.saved_nodes if n.target == torch.ops.aten.mm.default}
+        assert mms and mms <= {n.name for n in d.offloaded_nodes}  # saved: offloaded
+    # PREFER_CPU_OFFLOAD is a preference: on a device whose link is dear the cut keeps it.
+    prefer = lambda ctx, op, *a, **k: CheckpointPolicy.PREFER_CPU_OFFLOAD  # noqa: E731
+    fn = lambda x, w: checkpoint(  # noqa: E731
+        _sac_block, x, w, use_reentrant=False,
+        context_fn=functools.partial(create_selective_checkpoint_contexts, prefer)).sum()
+    slow = dataclasses.replace(H100, name="slow-link", host_bandwidth=1.0)
+    box, grads, eager = _run(fn, args, Options(device=slow, offload="auto", memory_budget=0.9))
+    torch.testing.assert_close(grads, eager)
+    assert len(box["d"].saved) and len(box["d"].offloaded) == 0
+    box, _, _ = _run(fn, args, Options(device=slow, offload="tagged", memory_budget=0.9))
+    assert len(box["d"].offloaded)  # "tagged" offloads what the annotations ask for
+
+
+def test_auto_without_a_target_offloads_what_annotations_ask_for():
+    cap = _gpt()
+    plain = _decide(cap)
+    for options in (dict(offload="auto"), dict(offload="auto", device=FAST_LINK)):
+        d = _decide(cap, **options)
+        assert d.saved.tolist() == plain.saved.tolist() and len(d.offloaded) == 0
+        assert d.budget is None
+
+
+def test_a_device_without_a_host_link_offloads_nothing_and_says_so(caplog):
+    cap = _gpt()
+    with caplog.at_level(logging.WARNING, logger="fusioncut"):
+        d = _decide(cap, device="cpu", offload="auto", memory_budget=0.0)
+    alone = _decide(cap, device="cpu", memory_budget=0.0)
+    assert len(d.offloaded) == 0 and d.saved.tolist() == alone.saved.tolist()
+    assert any("has no host link" in r.getMessage() for r in caplog.records)
+
+
+def test_a_peak_target_reaches_below_what_recomputation_alone_reaches():
+    cap = _gpt()
+    least = _pareto(cap, device=FAST_LINK).least.peak.peak
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", BudgetWarning)
+        d = _decide(cap, device=FAST_LINK, offload="auto", peak_memory_bytes=least - 1)
+    assert d.budget.point.peak.peak <= least - 1 and len(d.offloaded)
+    with pytest.warns(BudgetWarning, match="below the least any plan reaches"):
+        _decide(cap, device=FAST_LINK, peak_memory_bytes=least - 1)
+
+
+# --- the frontier ---------------------------------------------------------------------------
+
+
+def _check_monotone(front):
+    points = front.points
+    for a, b in zip(points, points[1:]):
+        assert b.saved_bytes < a.saved_bytes
+        assert b.peak.peak <= a.peak.peak
+        assert b.seconds >= a.seconds - 1e-15
+    for p in points:
+        assert set(p.offloaded.tolist()) <= set(p.saved.tolist())
+        assert p.offload_seconds >= 0 and p.link_excess_seconds >= 0
+    return points
+
+
+@settings(max_examples=8, deadline=None)
+@given(host=st.sampled_from([H100.host_bandwidth, H100.bandwidth / 4, H100.bandwidth]),
+       hidden=st.sampled_from([0.0, 0.5, 0.9, 1.0]),
+       stream=st.booleans(), prefetch=st.booleans(), sink=st.booleans())
+def test_three_way_frontier_is_monotone_in_device_bytes_peak_and_step_time(
+        host, hidden, stream, prefetch, sink):
+    device = dataclasses.replace(H100, name="link", host_bandwidth=host, offload_hidden=hidden)
+    with _torch_compat.functorch_config().patch(activation_offload_separate_stream=stream,
+                                                activation_reload_prefetch=prefetch,
+                                                activation_offload_sink_wait=sink):
+        front = _pareto(_gpt(), device=device, offload="auto")
+        points = _check_monotone(front)
+    plain = _pareto(_gpt(), device=device)
+    # Offloading only adds plans: its least plan holds no more on the device.
+    assert points[-1].saved_bytes <= plain.least.saved_bytes
+    assert points[0].saved_bytes == plain.runtime.saved_bytes
+
+
+def test_an_over_subscribed_link_is_charged_and_raises_the_offload_price():
+    cap = _gpt()
+    # A link that hides 100% in both directions but under almost no compute: every hidden
+    # transfer is excess.
+    with _torch_compat.functorch_config().patch(activation_offload_separate_stream=True,
+                                                activation_reload_prefetch=True,
+                                                activation_offload_sink_wait=True):
+        device = dataclasses.replace(FAST_LINK, offload_hidden=1.0, host_bandwidth=1e9)
+        front = _pareto(cap, device=device, offload="auto")
+        _check_monotone(front)
+    gen = front.generator
+    assert len(getattr(gen, "parts", [])) >= 2  # re-solved with a raised offload price
+    link_ = gen.bnet.offload.link
+    every = [p for part in gen.parts for p in part.points] + front.plans
+    over = [p for p in every if p.oversubscribed]
+    assert over, "the plans should over-subscribe this link"
+    for p in every:
+        cost = link_.cost(p.offloaded_bytes)
+        assert p.offload_seconds == pytest.approx(cost.exposed_seconds)
+        assert p.link_excess_seconds == pytest.approx(cost.excess_seconds)
+    for p in over:
+        assert p.offload_seconds >= p.link_excess_seconds > 0  # charged, never "hidden"
+    # The raised price finds plans that offload only what the link carries.
+    raised = [part for part in gen.parts if 0 < part.bnet.mu < float("inf")]
+    assert any(p.offloaded_bytes and not p.oversubscribed for part in raised
+               for p in part.points)
+    assert gen.parts[-1].bnet.mu == float("inf")  # and the plans recomputation alone reaches
+
+
+def test_link_cost_charges_what_the_compute_cannot_hide():
+    graph = _decide(_gpt()).graph
+    settings_ = _torch_compat.OffloadSettings(True, True, False, True, 50.0)
+    seconds = np.full(graph.num_nodes, 1e-6)
+    lk = link(graph, H100, seconds, settings_)
+    assert lk.overlap == Overlap(forward=False, backward=True) and lk.directions() == 1
+    small, large = lk.cost(2**20), lk.cost(2**40)
+    t = 2**20 / H100.host_bandwidth
+    assert small.exposed_seconds == pytest.approx(t + 0.1 * t) and small.excess_seconds == 0
+    assert small.exposed_seconds == pytest.approx(float(exposed_seconds(2**20, H100,
+                                                                        lk.overlap)))
+    big = 2**40 / H100.host_bandwidth
+    assert large.excess_seconds == pytest.approx(0.9 * big - lk.backward_seconds)
+    assert large.exposed_seconds == pytest.approx(big + 0.1 * big + large.excess_seconds)
+    assert np.all(lk.prices(np.array([2**20]), 1.0) > lk.prices(np.array([2**20]), 0.0))
+    with pytest.raises(ValueError, match="device 'cpu' has no host link"):
+        link(graph, PRESETS["cpu"], seconds, settings_)
+    assert isinstance(lk, Link)
+
+
+# --- the peak -------------------------------------------------------------------------------
+
+
+def test_offloaded_values_leave_after_their_last_forward_use_and_return_at_their_reload():
+    cap = capture(_mlp, *[torch.randn(64, 64, requires_grad=True) for _ in range(3)], via="aot")
+    d = _decide(cap, device=FAST_LINK, offload="auto", memory_budget=0.0)
+    graph, saved, away = d.graph, d.saved, d.offloaded
+    assert len(away)
+    on_device = estimate_peak(graph, saved)
+    first_use = estimate_peak(graph, saved, offloaded=OffloadedValues(away))
+    held = estimate_peak(graph, saved, offloaded=OffloadedValues(away, hold_forward=True))
+    early = estimate_peak(graph, saved, offloaded=OffloadedValues(
+        away, lead_seconds=np.full(len(away), 1.0), node_seconds=np.full(graph.num_nodes, 1e-9)))
+    assert first_use.kept_bytes < on_device.kept_bytes
+    assert first_use.forward_peak < on_device.forward_peak and first_use.peak <= on_device.peak
+    assert held.forward_peak == on_device.forward_peak  # sink_wait holds the device copies
+    assert early.backward_peak >= first_use.backward_peak  # reloaded at the backward's start
+    assert early.backward_peak == on_device.backward_peak
+
+
+def test_reload_times_follow_torchs_prefetch_queue():
+    order = np.arange(6)
+    seconds = np.array([1.0, 1.0, 1.0, 1.0, 1.0, 1.0])
+    # Two reloads first used at times 5 and 4, each needing 1.5 s of compute before its use.
+    values = OffloadedValues(np.array([7, 8]), lead_seconds=np.array([1.5, 1.5]),
+                             node_seconds=np.r_[seconds, 0, 0])
+    # torch walks back from the end: node 5 is used by the first reload (no credit for its own
+    # user), node 4 and 3 cover it (placed before 3); the second reload queued behind it is
+    # credited from node 2 on: nodes 2 and 1 cover it (placed before 1).
+    assert reload_times(np.array([5, 4]), order, values).tolist() == [3, 1]
+    assert reload_times(np.array([5, 4]), order, OffloadedValues(np.array([7, 8]))).tolist() \
+        == [5, 4]
+    tight = dataclasses.replace(values, lead_seconds=np.array([10.0, 0.5]))
+    assert reload_times(np.array([5, 4]), order, tight).tolist() == [-1, -1]
+
+
+# --- torch.compile and processes ------------------------------------------------------------
+
+_RECORDED: dict = {}
+
+
+class _Recording(fusioncut.InductorPartitioner):
+    def __call__(self, gm, joint_inputs, **kwargs):
+        options = dataclasses.replace(self.options, offload="auto")
+        d = fusioncut.decide(gm, num_fwd_outputs=kwargs["num_fwd_outputs"], options=options)
+        _RECORDED["offloaded"] = {n.name for n in d.offloaded_nodes}
+        fw, bw = super().__call__(gm, joint_inputs, **kwargs)
+        _RECORDED["moved"] = _moved(fw)  # before Inductor's passes edit the graph
+        return fw, bw
+
+
+def test_torch_offloading_flag_lets_the_cut_offload_under_torch_compile():
+    torch.manual_seed(0)
+    model = torch.nn.Sequential(torch.nn.Linear(32, 64), torch.nn.GELU(),
+                                torch.nn.Linear(64, 64), torch.nn.Tanh(), torch.nn.Linear(64, 8))
+    x = torch.randn(16, 32)
+    torch._dynamo.reset()
+    _RECORDED.clear()
+    partitioner = _Recording(Options(device=FAST_LINK, memory_budget=0.0))
+    # No cache: a cached graph from an earlier run would skip the partitioner.
+    with warnings.catch_warnings(), \
+            _torch_compat.functorch_config().patch(enable_activation_offloading=True,
+                                                   enable_autograd_cache=False), \
+            _torch_compat.inductor_config().patch(custom_partitioner_fn=partitioner,
+                                                  fx_graph_cache=False):
+        warnings.simplefilter("error", fusioncut.FallbackWarning)
+        torch.compile(model)(x).sum().backward()
+    grads = [p.grad for p in model.parameters()]
+    model.zero_grad(set_to_none=True)
+    model(x).sum().backward()
+    torch.testing.assert_close(grads, [p.grad for p in model.parameters()])
+    assert _RECORDED["offloaded"] and _RECORDED["moved"] == _RECORDED["offloaded"]
+    torch._dynamo.reset()
+
+
+_CROSS_PROCESS = """
+import dataclasses, torch, fusioncut
+from fusioncut.models import GPT, gpt_config, gpt_inputs
+from fusioncut.report import capture
+cfg = gpt_config("demo", n_layer=2, d_model=32, n_head=2, block_size=16, vocab=64)
+torch.manual_seed(0)
+cap = capture(GPT(cfg), *gpt_inputs(cfg, batch=2), via="aot")
+h100 = fusioncut.device.PRESETS["h100"]
+fast = dataclasses.replace(h100, name="fast", host_bandwidth=h100.bandwidth, offload_hidden=0.5)
+out = []
+for b in (0.0, 0.3, 0.7):
+    d = fusioncut.decide(cap.joint_module, num_fwd_outputs=cap.num_fwd_outputs,
+                         static_lifetime_input_indices=cap.static_lifetime_input_indices,
+                         options=fusioncut.Options(device=fast, offload="auto", memory_budget=b))
+    out.append(([n.name for n in d.saved_nodes], [n.name for n in d.offloaded_nodes]))
+print(out)
+"""
+
+
+def test_three_way_decisions_are_identical_across_processes():
+    results = set()
+    for seed in ("0", "4242"):
+        env = dict(os.environ, PYTHONHASHSEED=seed)
+        out = subprocess.run([sys.executable, "-c", _CROSS_PROCESS], env=env,
+                             capture_output=True, text=True, check=True)
+        results.add(out.stdout.strip().splitlines()[-1])
+    assert len(results) == 1
+    assert "cpu_offload" not in results.pop()  # names are the joint graph's
