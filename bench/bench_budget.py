@@ -1,7 +1,9 @@
 """Memory budgets: fusioncut's frontier against PyTorch's ``activation_memory_budget``.
 
     python bench/bench_budget.py [--quick] [--models gpt12 gpt48 llama resnet]
-                                 [--step-models gpt12 llama] [--json PATH]
+                                 [--step-models gpt12 llama]
+                                 [--offload-models gpt48 llama2k resnet] [--offload-stream]
+                                 [--json PATH]
 
 For every model, traced once with AOTAutograd (``fusioncut.report.capture``), and every budget
 0, 0.05, ..., 1.0, both partitioners run on the same joint graph and every plan is scored the
@@ -15,6 +17,13 @@ the whole frontier (``fusioncut.pareto``) and a runtime-mode partition of the sa
 Checked: fusioncut's estimated peak never rises as the budget falls; each row says whether
 fusioncut's plan is no worse than PyTorch's in saved bytes and in recompute cost (both
 measures), and if not, why (see docs/budget.md).
+
+Offload (``--offload-models``, ``budget_offload.py``): each model's frontier with and without
+``Options(offload="auto")`` on the "h100" preset, the least estimated peak within 5% (10%, 25%,
+any) of the runtime plan's estimated step time, partition times with offload, and PyTorch's
+knapsack (budgets 0.1-0.5) and offload-everything plans against fusioncut's plan at each of
+their estimated peaks, in the same cost model. ``llama2k``: the zoo's Llama at a 2,048-token
+sequence (8 layers, d 64, batch 1).
 
 On the CPU (``--step-models``): torch.compile (Inductor's C++ kernels) at budgets 0, 0.5 and 1
 with each partitioner, step time (median of timed steps) and the step's peak memory measured
@@ -42,16 +51,19 @@ import fusioncut  # noqa: E402
 from fusioncut.models import (  # noqa: E402
     GPT, Llama, LlamaConfig, gpt_config, gpt_inputs, llama_inputs, resnet,
 )
+from fusioncut import _torch_compat  # noqa: E402
 from fusioncut.options import Options  # noqa: E402
 from fusioncut.report import capture  # noqa: E402
 from fusioncut.report.pareto import pareto_report  # noqa: E402
 
+from budget_offload import bench_offload  # noqa: E402
 from budget_peak import measured_step  # noqa: E402
 
 DEFAULT_JSON = os.path.join(os.path.dirname(os.path.abspath(__file__)), "results", "budget.json")
 BUDGETS = tuple(round(0.05 * k, 2) for k in range(21))
 FRONTIER_TARGET_S = 2.0
 BUDGETED_RATIO_TARGET = 3.0
+OFFLOAD_PEAK_TARGET = 0.30  # offload lowers the least peak within 5% step time by this much
 
 
 def build(name: str, quick: bool):
@@ -66,6 +78,10 @@ def build(name: str, quick: bool):
         cfg = LlamaConfig(n_layer=2 if quick else 8, d_model=64, n_head=4, block_size=64,
                           vocab=128)
         return Llama(cfg), llama_inputs(cfg, batch=4)
+    if name == "llama2k":
+        cfg = LlamaConfig(n_layer=2 if quick else 8, d_model=64, n_head=4,
+                          block_size=256 if quick else 2048, vocab=128)
+        return Llama(cfg), llama_inputs(cfg, batch=1)
     if name == "resnet":
         widths = (8, 16, 32, 64) if quick else (32, 64, 128, 256)
         model = resnet("resnet18", num_classes=10, widths=widths, imagenet_stem=False)
@@ -228,13 +244,24 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true",
                         help="2-layer models, 5 budgets, 3 timed steps (the smoke test)")
-    parser.add_argument("--models", nargs="+", default=["gpt12", "gpt48", "llama", "resnet"])
+    parser.add_argument("--models", nargs="*", default=["gpt12", "gpt48", "llama", "resnet"])
     parser.add_argument("--step-models", nargs="*", default=["gpt12", "llama"])
+    parser.add_argument("--offload-models", nargs="*", default=["gpt48", "llama2k", "resnet"])
+    parser.add_argument("--offload-stream", action="store_true",
+                        help="price offloading under torch's side stream with prefetch")
     parser.add_argument("--json", default=DEFAULT_JSON)
     args = parser.parse_args(argv)
     warnings.filterwarnings("ignore", category=FutureWarning)
     budgets = (0.0, 0.25, 0.5, 0.75, 1.0) if args.quick else BUDGETS
     models = [bench_model(m, args.quick, budgets) for m in args.models]
+    offload = []
+    stream = dict(activation_offload_separate_stream=True, activation_reload_prefetch=True) \
+        if args.offload_stream else {}
+    for m in args.offload_models:
+        module, inputs = build(m, args.quick)
+        cap = capture(module, *inputs, via="aot")
+        with _torch_compat.functorch_config().patch(**stream):
+            offload.append(bench_offload(m, cap, repeats=1 if args.quick else 3))
     steps = []
     if args.step_models:
         print("\nCPU training steps (torch.compile, Inductor C++ kernels):")
@@ -248,9 +275,22 @@ def main(argv=None) -> int:
     }
     if gpt48 is not None:
         targets["gpt48_frontier_under_2s"] = gpt48["frontier_s"] < FRONTIER_TARGET_S
+    if offload:
+        targets["offload_partition_at_most_3x_runtime"] = all(
+            r["offload_over_runtime_max"] <= BUDGETED_RATIO_TARGET for r in offload)
+        targets["offload_lowers_transformer_peaks_30pct_at_5pct_step"] = all(
+            r["least_peak"]["0.05"]["reduction"] >= OFFLOAD_PEAK_TARGET for r in offload
+            if r["model"] != "resnet")
+        targets["no_slower_than_pytorch_at_its_peaks"] = all(
+            row["no_slower"] for r in offload for row in r["peers"])
+        gpt = next((r for r in offload if r["model"] == "gpt48"), None)
+        if gpt is not None:
+            targets["gpt48_offload_frontier_under_2s"] = gpt["frontier_s"] < FRONTIER_TARGET_S
     print("\ntargets: " + ", ".join(f"{k}: {'ok' if v else 'MISSED'}" for k, v in targets.items()))
     write_json(args.json, {"environment": environment("cpu"), "budgets": budgets,
-                           "models": models, "steps": steps, "targets": targets})
+                           "models": models, "steps": steps, "offload": offload,
+                           "offload_settings": stream or "torch defaults (synchronous)",
+                           "targets": targets})
     print(f"wrote {args.json}")
     return 0 if targets["peak_monotone_everywhere"] else 1
 

@@ -11,8 +11,11 @@ be offloaded, else a ``LinkedGenerator``::
 
     parts     one Generator per multiplier swept, mu = 0, 1, ...
     points    the union of their sweep cuts, Pareto in (device bytes kept, seconds added:
-              recomputation plus true transfer time, estimated peak), least bytes first
+              recomputation plus true transfer time, estimated peak), least bytes first,
+              without a plan that peaks no lower than the one with more bytes before it and
+              adds more time (it lowers device bytes only)
     gap(k)    the plans of every part's gaps whose bytes lie between points k - 1 and k
+              (the chains-closed part's gap its 48 plans, the others 48 between them)
     best_within(limit)   the best of every part's, by true seconds
 
 The ladder ends with the network whose chains are closed (``mu`` infinite: only
@@ -90,9 +93,21 @@ class LinkedGenerator:
         le = (score[None, :, :] <= score[:, None, :]).all(axis=2)
         lt = (score[None, :, :] < score[:, None, :]).any(axis=2)
         keep = ~(le & lt).any(axis=1)
-        chosen = sorted((e for e, kept in zip(every, keep) if kept),
-                        key=lambda e: (e[0].points[e[1]].saved_bytes,
-                                       -e[0].points[e[1]].seconds))
+        ranked = sorted((e for e, kept in zip(every, keep) if kept),
+                        key=lambda e: (-e[0].points[e[1]].saved_bytes,
+                                       e[0].points[e[1]].seconds))
+        # From the most bytes down, a plan that peaks no lower and adds more time than the one
+        # before it only lowers device bytes; as an anchor it would hide the plans between
+        # that do lower the peak (a value offloaded whose reload comes back early).
+        chosen: list[tuple[Generator, int]] = []
+        for part, k in ranked:
+            p = part.points[k]
+            if chosen:
+                q = chosen[-1][0].points[chosen[-1][1]]
+                if p.peak.peak >= q.peak.peak and p.seconds > q.seconds:
+                    continue
+            chosen.append((part, k))
+        chosen.reverse()
         self.points = [part.points[k] for part, k in chosen]
         self.cuts = [part.cuts[k] for part, k in chosen]
         self._gaps: dict[int, _MergedGap] = {}
@@ -108,14 +123,22 @@ class LinkedGenerator:
                     if b <= lo or a >= hi:
                         continue
                     gap = part.gap(j)
-                    entries += [(nb, gap, i) for nb, i in gap.spread(_PER_PART_GAP)
+                    entries += [(nb, gap, i) for nb, i in gap.spread(self._quota(part))
                                 if lo < nb < hi]
             self._gaps[k] = _MergedGap(entries)
         return self._gaps[k]
+
+    def _quota(self, part: Generator) -> int:
+        """Plans a part's gap offers: the last part (no offloading) as many as a sweep's gap
+        does on its own, so that the plans recomputation alone reaches stay as dense; the
+        offloading parts share as many."""
+        if part is self.parts[-1]:
+            return _PLANS_PER_GAP
+        return max(_PLANS_PER_GAP // (len(self.parts) - 1), 1)
 
     def best_within(self, limit: int) -> FrontierPoint | None:
         found = [p for p in (part.best_within(limit) for part in self.parts) if p is not None]
         return min(found, key=lambda p: p.seconds) if found else None
 
 
-_PER_PART_GAP = 48  # plans each part's gap offers to a merged gap
+_PLANS_PER_GAP = 48  # plans the parts' gaps offer together, as one sweep's gap does

@@ -1,0 +1,190 @@
+"""The offload column of bench_budget.py: one joint graph's frontier with and without offloading,
+partition times, and PyTorch's plans scored in the same cost model.
+
+Everything is priced on the ``"h100"`` preset (its host link: 50 GiB/s each way, 90% of an
+overlapped transfer hidden) under torch's offload settings at the time of the call (the default:
+synchronous ``device_put``, nothing hidden; ``--offload-stream`` adds the side stream and
+prefetch). A plan's estimated step time::
+
+    step = C_fwd + C_bwd + bytes moved / bandwidth + recompute seconds + transfer seconds
+
+``C_fwd`` and ``C_bwd`` the forward's and backward's compute in ``recompute.py``'s model (the
+host link's phase compute, ``offload_link``), the rest ``FrontierPoint.step_seconds`` (the
+transfers' exposed time, link excess included). Reported per model:
+
+- the least estimated peak among the plans of each frontier whose step is at most 5% (and 10%,
+  25%, unbounded) over the runtime plan's, without and with ``offload="auto"``;
+- the whole offload frontier's time, and a budgeted partition with offload (``partition``
+  end to end, emission through torch's offload pass included) against a runtime-mode one,
+  interleaved, medians of 3;
+- PyTorch's knapsack at ``activation_memory_budget`` 0.1-0.5 and PyTorch's offload (its
+  default min cut with ``enable_activation_offloading`` and every saved activation marked
+  ``should_offload``, which is what tagging every saveable activation ``MUST_CPU_OFFLOAD``
+  asks for; torch's ``can_offload`` keeps what it can), each scored on fusioncut's graph, next
+  to fusioncut's plan for ``peak_memory_bytes`` = that plan's estimated peak: is it no slower?
+"""
+
+from __future__ import annotations
+
+import copy
+import gc
+import statistics
+import time
+
+import numpy as np
+import torch.fx as fx
+
+import fusioncut
+from fusioncut import _torch_compat
+from fusioncut.device import PRESETS
+from fusioncut.graph import Role
+from fusioncut.options import Options
+from fusioncut.recompute import recompute_model
+from fusioncut.report.pareto import torch_budget_plan
+
+__all__ = ["KNAPSACK_BUDGETS", "STEP_SLACKS", "bench_offload", "torch_offload_plan"]
+
+DEVICE = PRESETS["h100"]
+STEP_SLACKS = (0.05, 0.10, 0.25, None)  # None: any step time
+KNAPSACK_BUDGETS = (0.1, 0.2, 0.3, 0.4, 0.5)
+PARTITION_BUDGETS = (0.0, 0.25, 0.5, 0.75)
+
+
+def _kwargs(cap) -> dict:
+    return dict(num_fwd_outputs=cap.num_fwd_outputs,
+                static_lifetime_input_indices=cap.static_lifetime_input_indices)
+
+
+def torch_offload_plan(cap, graph) -> tuple[np.ndarray, np.ndarray, float]:
+    """PyTorch's partitioner with its offloading on and every forward value marked
+    ``should_offload``: its saved set, the values its pass offloaded (joint-node indices of
+    ``graph``) and its partition time."""
+    partition = _torch_compat.min_cut_rematerialization_partition()
+    with _torch_compat.quiet_copies():
+        jm = copy.deepcopy(cap.joint_module)
+    for node in jm.graph.nodes:
+        if node.op == "call_function":
+            node.meta["should_offload"] = True
+    with _torch_compat.functorch_config().patch(enable_activation_offloading=True,
+                                                activation_memory_budget=1.0):
+        t0 = time.perf_counter()
+        fw, _ = partition(jm, cap.joint_inputs, **_kwargs(cap))
+        elapsed = time.perf_counter() - t0
+    out = fw.graph.find_nodes(op="output")[0]
+    leaves = [a for a in _torch_compat.tree_leaves(list(out.args)) if isinstance(a, fx.Node)]
+    by_name = {nd.name: i for i, nd in enumerate(graph.nodes)}
+    saved, moved = set(), set()
+    for a in leaves[cap.num_fwd_outputs:]:
+        name = a.name[len("cpu_offload_"):] if a.name.startswith("cpu_offload_") else a.name
+        if name in by_name:
+            saved.add(by_name[name])
+            if name != a.name:
+                moved.add(by_name[name])
+    return (np.array(sorted(saved), dtype=np.int64), np.array(sorted(moved), dtype=np.int64),
+            elapsed)
+
+
+def _partition_times(cap, repeats: int) -> tuple[float, dict[float, float]]:
+    """Median seconds of ``fusioncut.partition`` in runtime mode and with ``offload="auto"``
+    at each of ``PARTITION_BUDGETS``, interleaved, each call on its own deep copy."""
+    runs: dict[object, list[float]] = {None: [], **{b: [] for b in PARTITION_BUDGETS}}
+    for _ in range(repeats):
+        for b in runs:
+            options = Options() if b is None else Options(memory_budget=b, offload="auto")
+            with _torch_compat.quiet_copies():
+                jm = copy.deepcopy(cap.joint_module)
+            gc.collect()
+            t0 = time.perf_counter()
+            fusioncut.partition(jm, cap.joint_inputs, options=options, **_kwargs(cap))
+            runs[b].append(time.perf_counter() - t0)
+    return (statistics.median(runs[None]),
+            {b: statistics.median(runs[b]) for b in PARTITION_BUDGETS})
+
+
+def _least(points, step, limit):
+    ok = [p for p in points if limit is None or step(p) <= limit]
+    return min(ok, key=lambda p: (p.peak.peak, step(p)))
+
+
+def _summary(p, step) -> dict:
+    return {"peak_bytes": p.peak.peak, "kept_bytes": p.saved_bytes,
+            "offloaded_bytes": p.offloaded_bytes, "step_seconds": step(p),
+            "recompute_seconds": p.recompute_seconds, "offload_seconds": p.offload_seconds,
+            "link_excess_seconds": p.link_excess_seconds}
+
+
+def bench_offload(name: str, cap, log=print, repeats: int = 3) -> dict:
+    """Every figure of the offload column for one captured model (module docstring)."""
+    kwargs = _kwargs(cap)
+    plain = fusioncut.pareto(cap.joint_module, **kwargs, options=Options(device=DEVICE))
+    t0 = time.perf_counter()
+    front = fusioncut.pareto(cap.joint_module, **kwargs,
+                             options=Options(device=DEVICE, offload="auto"))
+    points = front.points
+    frontier_s = time.perf_counter() - t0
+    graph = front.graph
+    seconds = recompute_model(graph, DEVICE).seconds(graph)
+    base = float(seconds[graph.role == Role.FORWARD].sum()
+                 + seconds[graph.role == Role.BACKWARD].sum())
+
+    def step(p) -> float:
+        return base + p.step_seconds(DEVICE)
+
+    runtime = step(front.runtime)
+    least = {}
+    for slack in STEP_SLACKS:
+        limit = None if slack is None else runtime * (1 + slack)
+        a, b = _least(plain.points, step, limit), _least(points, step, limit)
+        least["any" if slack is None else f"{slack:g}"] = {
+            "without": _summary(a, step), "with": _summary(b, step),
+            "reduction": 1 - b.peak.peak / a.peak.peak}
+    runtime_s, budgeted = _partition_times(cap, repeats)
+    ratios = [t / runtime_s for t in budgeted.values()]
+
+    evaluate = front.generator.evaluate
+    peers = []
+    for b in KNAPSACK_BUDGETS:
+        saved, _ = torch_budget_plan(cap.joint_module, cap.joint_inputs, graph,
+                                     cap.num_fwd_outputs, cap.static_lifetime_input_indices, b)
+        peers.append((f"knapsack {b:g}", evaluate.point(saved, None)))
+    saved, moved, _ = torch_offload_plan(cap, graph)
+    peers.append(("offload all", evaluate.point(saved, None, moved)))
+    rows = []
+    for label, theirs in peers:
+        mine, gap = front.for_peak(theirs.peak.peak)
+        rows.append({"peer": label, "torch": _summary(theirs, step),
+                     "fusioncut": _summary(mine, step), "fits": gap == 0,
+                     "no_slower": gap == 0 and step(mine) <= step(theirs) * (1 + 1e-9)})
+    out = {"model": name, "runtime_step_seconds": runtime, "base_compute_seconds": base,
+           "runtime_peak_bytes": front.runtime.peak.peak, "least_peak": least,
+           "frontier_s": frontier_s, "frontier_points": len(points),
+           "runtime_partition_s": runtime_s,
+           "offload_partition_s": {str(b): t for b, t in budgeted.items()},
+           "offload_over_runtime_median": statistics.median(ratios),
+           "offload_over_runtime_max": max(ratios), "peers": rows,
+           "torch_offload": {"saved": len(saved), "offloaded": len(moved)}}
+    _log(out, log)
+    return out
+
+
+def _log(r: dict, log) -> None:
+    mib = 2.0 ** 20
+    log(f"\n{r['model']} offload (h100 preset): runtime step {r['runtime_step_seconds'] * 1e3:.3f}"
+        f" ms (compute {r['base_compute_seconds'] * 1e3:.3f} ms), peak "
+        f"{r['runtime_peak_bytes'] / mib:.2f} MiB; offload frontier {r['frontier_points']} "
+        f"points in {r['frontier_s']:.2f} s; budgeted partition with offload "
+        f"{r['offload_over_runtime_median']:.2f}x a runtime one (median), at most "
+        f"{r['offload_over_runtime_max']:.2f}x ({r['runtime_partition_s'] * 1e3:.0f} ms)")
+    for key, row in r["least_peak"].items():
+        a, b = row["without"], row["with"]
+        log(f"  least peak at step <= {'any' if key == 'any' else '+' + key}: without offload "
+            f"{a['peak_bytes'] / mib:.2f} MiB, with {b['peak_bytes'] / mib:.2f} MiB "
+            f"({row['reduction']:+.0%}; offloads {b['offloaded_bytes'] / mib:.2f} MiB, step "
+            f"{b['step_seconds'] / r['runtime_step_seconds'] - 1:+.1%})")
+    for row in r["peers"]:
+        t, f = row["torch"], row["fusioncut"]
+        log(f"  PyTorch {row['peer']:13s}: peak {t['peak_bytes'] / mib:7.2f} MiB step "
+            f"{t['step_seconds'] * 1e3:.3f} ms | fusioncut at that peak: "
+            f"{f['peak_bytes'] / mib:7.2f} MiB step {f['step_seconds'] * 1e3:.3f} ms "
+            f"(offloads {f['offloaded_bytes'] / mib:.2f} MiB) "
+            f"{'no slower' if row['no_slower'] else 'SLOWER' if row['fits'] else 'MISSES'}")
