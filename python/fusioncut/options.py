@@ -164,10 +164,15 @@ class Options:
       recomputed, offloaded whenever saved; on a value that cannot be offloaded an
       ``offload.OffloadError`` naming the node), ``PREFER_CPU_OFFLOAD`` and torch's own
       ``meta["should_offload"]`` mark (offloaded where ``offload.py`` allows).
-    - ``"auto"``: ``"tagged"``, and under a memory target the cut may offload more. Until the
-      three-way cut lands, a memory target picks its plan as without offloading and the
-      tagged values are offloaded on top; the target counts them as kept on the device, so
-      the plan's estimated peak can only be above what it needs.
+    - ``"auto"``: without a memory target, ``"tagged"``. Under one (``memory_budget``,
+      ``memory_budget_bytes``, ``peak_memory_bytes``), one min cut per price decides for each
+      value whether it is kept on the device, recomputed or offloaded, at its transfer price
+      on ``device``'s host link (budget_plans.py, offload_link.py): ``MUST_CPU_OFFLOAD`` is
+      offloaded whenever saved, ``PREFER_CPU_OFFLOAD`` and torch's mark are weighed like any
+      other value. The memory target counts only what stays on the device. A device without
+      a host link (the ``"cpu"`` preset) offloads nothing more (a WARNING on the
+      ``fusioncut`` logger). Under ``"tagged"`` a memory target picks its plan as without
+      offloading and offloads the tagged values on top.
 
     ``None``: ``"auto"`` when ``torch._functorch.config.enable_activation_offloading`` is set
     and fusioncut is the partitioner, else ``"never"``. Anything but ``"never"`` needs a
