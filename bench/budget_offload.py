@@ -15,8 +15,8 @@ transfers' exposed time, link excess included). Reported per model:
 - the least estimated peak among the plans of each frontier whose step is at most 5% (and 10%,
   25%, unbounded) over the runtime plan's, without and with ``offload="auto"``;
 - the whole offload frontier's time, and a budgeted partition with offload (``partition``
-  end to end, emission through torch's offload pass included) against a runtime-mode one,
-  interleaved, medians of 3;
+  end to end, emission through torch's offload pass included, synchronous: the side stream
+  needs an accelerator) against a runtime-mode one, interleaved, medians of 3;
 - PyTorch's knapsack at ``activation_memory_budget`` 0.1-0.5 and PyTorch's offload (its
   default min cut with ``enable_activation_offloading`` and every saved activation marked
   ``should_offload``, which is what tagging every saveable activation ``MUST_CPU_OFFLOAD``
@@ -88,6 +88,14 @@ def _partition_times(cap, repeats: int) -> tuple[float, dict[float, float]]:
     """Median seconds of ``fusioncut.partition`` in runtime mode and with ``offload="auto"``
     at each of ``PARTITION_BUDGETS``, interleaved, each call on its own deep copy."""
     runs: dict[object, list[float]] = {None: [], **{b: [] for b in PARTITION_BUDGETS}}
+    # Emission with torch's side stream needs an accelerator: partitions emit synchronously.
+    with _torch_compat.functorch_config().patch(activation_offload_separate_stream=False):
+        _rounds(cap, runs, repeats)
+    return (statistics.median(runs[None]),
+            {b: statistics.median(runs[b]) for b in PARTITION_BUDGETS})
+
+
+def _rounds(cap, runs, repeats: int) -> None:
     for _ in range(repeats):
         for b in runs:
             options = Options() if b is None else Options(memory_budget=b, offload="auto")
@@ -97,8 +105,6 @@ def _partition_times(cap, repeats: int) -> tuple[float, dict[float, float]]:
             t0 = time.perf_counter()
             fusioncut.partition(jm, cap.joint_inputs, options=options, **_kwargs(cap))
             runs[b].append(time.perf_counter() - t0)
-    return (statistics.median(runs[None]),
-            {b: statistics.median(runs[b]) for b in PARTITION_BUDGETS})
 
 
 def _least(points, step, limit):

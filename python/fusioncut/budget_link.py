@@ -15,7 +15,8 @@ be offloaded, else a ``LinkedGenerator``::
               without a plan that peaks no lower than the one with more bytes before it and
               adds more time (it lowers device bytes only)
     gap(k)    the plans of every part's gaps whose bytes lie between points k - 1 and k
-              (the chains-closed part's gap its 48 plans, the others 48 between them)
+              (an offloading part's gap only where one of its ends offloads)
+              (the parts share the 48 plans one sweep's gap offers)
     best_within(limit)   the best of every part's, by true seconds
 
 The ladder ends with the network whose chains are closed (``mu`` infinite: only
@@ -118,10 +119,14 @@ class LinkedGenerator:
             lo, hi = self.points[k - 1].saved_bytes, self.points[k].saved_bytes
             entries = []
             for part in self.parts:
+                closed = part is self.parts[-1]
                 for j in range(1, len(part.points)):
                     a, b = part.points[j - 1].saved_bytes, part.points[j].saved_bytes
                     if b <= lo or a >= hi:
                         continue
+                    if not closed and not (len(part.cuts[j - 1].offloaded)
+                                           or len(part.cuts[j].offloaded)):
+                        continue  # neither end offloads: the chains-closed part has its plans
                     gap = part.gap(j)
                     entries += [(nb, gap, i) for nb, i in gap.spread(self._quota(part))
                                 if lo < nb < hi]
@@ -129,12 +134,9 @@ class LinkedGenerator:
         return self._gaps[k]
 
     def _quota(self, part: Generator) -> int:
-        """Plans a part's gap offers: the last part (no offloading) as many as a sweep's gap
-        does on its own, so that the plans recomputation alone reaches stay as dense; the
-        offloading parts share as many."""
-        if part is self.parts[-1]:
-            return _PLANS_PER_GAP
-        return max(_PLANS_PER_GAP // (len(self.parts) - 1), 1)
+        """Plans a part's gap offers: the parts share what one sweep's gap offers alone, so
+        that a merged frontier evaluates about as many plans as a plain one."""
+        return max(_PLANS_PER_GAP // len(self.parts), 1)
 
     def best_within(self, limit: int) -> FrontierPoint | None:
         found = [p for p in (part.best_within(limit) for part in self.parts) if p is not None]

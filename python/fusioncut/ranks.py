@@ -72,8 +72,12 @@ def sync_requested(graph: JointGraph) -> bool:
 
 def adopt_rank0(decision: Decision, *, function: str = "partition") -> None:
     """Replace ``decision.saved`` (its cut value and offloaded values follow) by rank 0's
-    saved set."""
-    decision.replace_saved(sync_saved(decision.graph, decision.saved, function=function))
+    saved set. Values a budget plan chose to offload stay offloaded where rank 0 saves them
+    too (offloading adds no collective, so ranks need not agree on it)."""
+    saved = sync_saved(decision.graph, decision.saved, function=function)
+    budget = decision.budget
+    chose = budget is not None and budget.frontier.generator.bnet.offload is not None
+    decision.replace_saved(saved, np.intersect1d(decision.offloaded, saved) if chose else None)
 
 
 def sync_saved(graph: JointGraph, saved: np.ndarray, *, function: str = "partition"
