@@ -14,8 +14,8 @@ transfers' exposed time, link excess included). Reported per model:
 
 - the least estimated peak among the plans of each frontier whose step is at most 5% (and 10%,
   25%, unbounded) over the runtime plan's, without and with ``offload="auto"``;
-- the whole offload frontier's time, and a budgeted partition with offload (``partition``
-  end to end, emission through torch's offload pass included, synchronous: the side stream
+- the whole frontier's time with and without offload (interleaved, medians), and a budgeted
+  partition with offload (``partition`` end to end, emission through torch's offload pass included, synchronous: the side stream
   needs an accelerator) against a runtime-mode one, interleaved, medians of 3;
 - PyTorch's knapsack at ``activation_memory_budget`` 0.1-0.5 and PyTorch's offload (its
   default min cut with ``enable_activation_offloading`` and every saved activation marked
@@ -65,8 +65,11 @@ def torch_offload_plan(cap, graph) -> tuple[np.ndarray, np.ndarray, float]:
     for node in jm.graph.nodes:
         if node.op == "call_function":
             node.meta["should_offload"] = True
+    # Which values torch's pass offloads does not depend on its stream settings; its
+    # side-stream emission (prefetch benchmarks nodes on the accelerator) needs a GPU.
     with _torch_compat.functorch_config().patch(enable_activation_offloading=True,
-                                                activation_memory_budget=1.0):
+                                                activation_memory_budget=1.0,
+                                                activation_offload_separate_stream=False):
         t0 = time.perf_counter()
         fw, _ = partition(jm, cap.joint_inputs, **_kwargs(cap))
         elapsed = time.perf_counter() - t0
@@ -122,12 +125,22 @@ def _summary(p, step) -> dict:
 def bench_offload(name: str, cap, log=print, repeats: int = 3) -> dict:
     """Every figure of the offload column for one captured model (module docstring)."""
     kwargs = _kwargs(cap)
-    plain = fusioncut.pareto(cap.joint_module, **kwargs, options=Options(device=DEVICE))
-    t0 = time.perf_counter()
-    front = fusioncut.pareto(cap.joint_module, **kwargs,
-                             options=Options(device=DEVICE, offload="auto"))
+    times: dict[str, list[float]] = {"plain": [], "offload": []}
+    for _ in range(repeats):  # both frontiers, interleaved: load hits both alike
+        for key, options in (("plain", Options(device=DEVICE)),
+                             ("offload", Options(device=DEVICE, offload="auto"))):
+            gc.collect()
+            t0 = time.perf_counter()
+            built = fusioncut.pareto(cap.joint_module, **kwargs, options=options)
+            _ = built.points
+            times[key].append(time.perf_counter() - t0)
+            if key == "plain":
+                plain = built
+            else:
+                front = built
     points = front.points
-    frontier_s = time.perf_counter() - t0
+    frontier_s = statistics.median(times["offload"])
+    plain_s = statistics.median(times["plain"])
     graph = front.graph
     seconds = recompute_model(graph, DEVICE).seconds(graph)
     base = float(seconds[graph.role == Role.FORWARD].sum()
@@ -163,7 +176,8 @@ def bench_offload(name: str, cap, log=print, repeats: int = 3) -> dict:
                      "no_slower": gap == 0 and step(mine) <= step(theirs) * (1 + 1e-9)})
     out = {"model": name, "runtime_step_seconds": runtime, "base_compute_seconds": base,
            "runtime_peak_bytes": front.runtime.peak.peak, "least_peak": least,
-           "frontier_s": frontier_s, "frontier_points": len(points),
+           "frontier_s": frontier_s, "plain_frontier_s": plain_s,
+           "frontier_points": len(points), "plain_frontier_points": len(plain.points),
            "runtime_partition_s": runtime_s,
            "offload_partition_s": {str(b): t for b, t in budgeted.items()},
            "offload_over_runtime_median": statistics.median(ratios),
@@ -178,7 +192,8 @@ def _log(r: dict, log) -> None:
     log(f"\n{r['model']} offload (h100 preset): runtime step {r['runtime_step_seconds'] * 1e3:.3f}"
         f" ms (compute {r['base_compute_seconds'] * 1e3:.3f} ms), peak "
         f"{r['runtime_peak_bytes'] / mib:.2f} MiB; offload frontier {r['frontier_points']} "
-        f"points in {r['frontier_s']:.2f} s; budgeted partition with offload "
+        f"points in {r['frontier_s']:.2f} s (without offload {r['plain_frontier_points']} in "
+        f"{r['plain_frontier_s']:.2f} s, same run); budgeted partition with offload "
         f"{r['offload_over_runtime_median']:.2f}x a runtime one (median), at most "
         f"{r['offload_over_runtime_max']:.2f}x ({r['runtime_partition_s'] * 1e3:.0f} ms)")
     for key, row in r["least_peak"].items():
