@@ -15,8 +15,9 @@ transfers' exposed time, link excess included). Reported per model:
 - the least estimated peak among the plans of each frontier whose step is at most 5% (and 10%,
   25%, unbounded) over the runtime plan's, without and with ``offload="auto"``;
 - the whole frontier's time with and without offload (interleaved, medians), and a budgeted
-  partition with offload (``partition`` end to end, emission through torch's offload pass included, synchronous: the side stream
-  needs an accelerator) against a runtime-mode one, interleaved, medians of 3;
+  partition with offload (``partition`` end to end, emission through torch's offload pass
+  included, synchronous: the side stream needs an accelerator) against a runtime-mode one,
+  interleaved, medians of 3;
 - PyTorch's knapsack at ``activation_memory_budget`` 0.1-0.5 and PyTorch's offload (its
   default min cut with ``enable_activation_offloading`` and every saved activation marked
   ``should_offload``, which is what tagging every saveable activation ``MUST_CPU_OFFLOAD``

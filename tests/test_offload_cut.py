@@ -22,7 +22,11 @@ import torch
 from functorch.compile import aot_function, make_boxed_func
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from torch.utils.checkpoint import CheckpointPolicy, checkpoint, create_selective_checkpoint_contexts
+from torch.utils.checkpoint import (
+    CheckpointPolicy,
+    checkpoint,
+    create_selective_checkpoint_contexts,
+)
 
 import fusioncut
 from fusioncut import _torch_compat
@@ -37,6 +41,8 @@ from fusioncut.options import Options
 from fusioncut.peak import estimate_peak
 from fusioncut.peak_offload import OffloadedValues, reload_times
 from fusioncut.report import capture
+from fusioncut.report.charts import plot_pareto
+from fusioncut.report.pareto import format_pareto, pareto_dict
 
 pytestmark = pytest.mark.filterwarnings("ignore::FutureWarning")
 
@@ -453,3 +459,40 @@ def test_three_way_decisions_are_identical_across_processes():
         results.add(out.stdout.strip().splitlines()[-1])
     assert len(results) == 1
     assert "cpu_offload" not in results.pop()  # names are the joint graph's
+
+
+# --- reports --------------------------------------------------------------------------------
+
+
+class _Mlp(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.w1 = torch.nn.Parameter(torch.randn(32, 32))
+        self.w2 = torch.nn.Parameter(torch.randn(32, 32))
+
+    def forward(self, x):
+        return _mlp(x, self.w1, self.w2)
+
+
+def test_reports_show_the_three_way_frontier_and_say_why_a_value_went_to_the_host(tmp_path):
+    torch.manual_seed(0)
+    model, x = _Mlp(), torch.randn(512, 32)
+    options = Options(device=DEAR_RECOMPUTE, offload="auto", memory_budget=0.3)
+    report = fusioncut.explain(model, x, options=options)
+    gone = [v for v in report.values if v.fate == "offloaded"]
+    assert gone and all("offloaded for memory_budget = 0.3: its transfers cost the step" in v.why
+                        and "keeping it would hold" in v.why and "recomputing it" in v.why
+                        for v in gone)
+    text = str(report)
+    assert "offloaded to host memory between the passes" in text
+    assert "offloaded" in text and "transfer" in text  # the budget steps' columns
+    pareto = fusioncut.pareto(model, x, options=options, budgets=(0.0, 0.3, 1.0), compare=False)
+    assert any(s.offloaded_bytes and s.num_offloaded for s in pareto.frontier)
+    row = pareto.rows[1].fusioncut
+    assert row.offloaded_bytes > 0 and row.offload_seconds > 0 and row.transfer_seconds > 0
+    assert row.saved_bytes < pareto.rows[2].fusioncut.saved_bytes
+    table = format_pareto(pareto)
+    assert "offloaded" in table and "transfer" in table
+    assert pareto_dict(pareto)["rows"][1]["fusioncut"]["offloaded_bytes"] == row.offloaded_bytes
+    pytest.importorskip("matplotlib")
+    assert plot_pareto(pareto, tmp_path / "p.png").stat().st_size > 0
