@@ -42,7 +42,7 @@ from fusioncut.decision import Decision, decide_graph
 from fusioncut.fallback import FallbackWarning, unsupported_config
 from fusioncut.graph import JointGraph, Role
 from fusioncut.options import Options
-from fusioncut.partitioner import with_torch_budget
+from fusioncut.partitioner import with_torch_budget, with_torch_offload
 
 __all__ = ["Placement", "annotate", "placements"]
 
@@ -66,12 +66,20 @@ def annotate(joint_module: fx.GraphModule, *, num_fwd_outputs: int,
     in place) and return the ``Decision``; any partitioner that honours ``CheckpointPolicy``
     tags then saves fusioncut's set.
 
+    Torch's settings are read as ``partition`` reads them: a memory budget from
+    ``activation_memory_budget`` or region annotations (the strictest, with a
+    ``BudgetWarning``, when they disagree), offloading from ``enable_activation_offloading``.
+    A recompute tag on an input is removed (an input is never recomputed, and PyTorch's
+    partitioner fails on one); with offloading on, ``meta["should_offload"]`` marks exactly
+    the values the decision offloads. Annotating again with the same options writes the
+    same tags.
+
     A graph fusioncut does not model (a construct or torch setting that would make
     ``fusioncut.partition`` fall back) is left untagged with a ``FallbackWarning`` naming it,
     and None is returned. Rejects what ``fusioncut.partition`` rejects (a malformed graph, a
-    bad ``num_fwd_outputs``, ``static_lifetime_input_indices`` or ``options``); tags that
-    contradict each other or what can be saved raise ``PartitionError`` and leave the graph
-    as it was.
+    checkpoint annotation of the wrong type, a bad ``num_fwd_outputs``,
+    ``static_lifetime_input_indices`` or ``options``); tags that contradict each other or
+    what can be saved raise ``PartitionError`` and leave the graph as it was.
     """
     if options is None:
         options = Options()
@@ -86,13 +94,34 @@ def annotate(joint_module: fx.GraphModule, *, num_fwd_outputs: int,
         warnings.warn(f"fusioncut.annotate: left the graph untagged for PyTorch's "
                       f"partitioner: {reason}", FallbackWarning, stacklevel=2)
         return None
-    options = with_torch_budget(options, graph.memory_budget)
+    options = with_torch_budget(with_torch_offload(options), graph.memory_budget,
+                                graph.budget_conflict)
     decision = decide_graph(graph, static_lifetime_input_indices, options)
     where = placements(decision)
+    nodes = graph.nodes
     for i, placement in where.items():
-        graph.nodes[i].meta["recompute"] = _TAGS[placement]
+        nodes[i].meta["recompute"] = _TAGS[placement]
+    for node in joint_module.graph.find_nodes(op="placeholder"):
+        if node.meta.get("recompute") in _RECOMPUTE_TAGS:
+            del node.meta["recompute"]  # an input is never recomputed; torch's cut fails on it
+    if decision.offload is not None:
+        _mark_offloaded(graph, where, decision.offloaded)
     _keep_recomputed_boundaries(graph, where)
     return decision
+
+
+def _mark_offloaded(graph: JointGraph, where: dict[int, Placement],
+                    offloaded: np.ndarray) -> None:
+    """``meta["should_offload"]`` on exactly the placed nodes the decision offloads: the
+    mark PyTorch's partitioner offloads by under ``enable_activation_offloading`` (torch
+    2.13 reads no offload tag), a value the rule refused keeps no mark."""
+    chosen = set(offloaded.tolist())
+    for i in where:
+        meta = graph.nodes[i].meta
+        if i in chosen:
+            meta["should_offload"] = True
+        else:
+            meta.pop("should_offload", None)
 
 
 def placements(decision: Decision) -> dict[int, Placement]:
