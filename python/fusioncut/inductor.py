@@ -77,8 +77,10 @@ class AnnotatingPartitioner(InductorPartitioner):
     is fusioncut's to apply: the tags carry the budgeted plan, and PyTorch's partitioner runs
     at budget 1 with the graph's budget annotations hidden for the call (its own knapsack over
     the tags would re-decide what fusioncut decided: on torch 2.13 it saves a random op's
-    tuple, or re-draws it in the backward). A graph fusioncut leaves untagged goes to PyTorch
-    as it is. Rejects what ``InductorPartitioner`` rejects, and a call without
+    tuple, or re-draws it in the backward). Offloading is fusioncut's too: PyTorch's
+    ``enable_activation_offloading`` is on for the call exactly when the decision offloads
+    (``Options.offload``, or torch's flag read as ``"auto"``), and moves the values annotate
+    marked. A graph fusioncut leaves untagged goes to PyTorch as it is. Rejects what ``InductorPartitioner`` rejects, and a call without
     ``num_fwd_outputs`` (``TypeError``)."""
 
     def __call__(self, gm: Any, joint_inputs: Any, **kwargs: Any) -> tuple[Any, Any]:
@@ -92,7 +94,8 @@ class AnnotatingPartitioner(InductorPartitioner):
         if decided is None:
             return partition_fn(gm, joint_inputs, **kwargs)
         with budgets_hidden(gm), _torch_compat.functorch_config().patch(
-                activation_memory_budget=1.0):
+                activation_memory_budget=1.0,
+                enable_activation_offloading=decided.offload is not None):
             return partition_fn(gm, joint_inputs, **kwargs)
 
     def uuid(self) -> str:

@@ -39,6 +39,7 @@ import torch.fx as fx
 from torch.utils.checkpoint import CheckpointPolicy
 
 from fusioncut.decision import Decision, decide_graph
+from fusioncut.emit.offload import side_stream_problem
 from fusioncut.fallback import FallbackWarning, unsupported_config
 from fusioncut.graph import JointGraph, Role
 from fusioncut.options import Options
@@ -70,9 +71,10 @@ def annotate(joint_module: fx.GraphModule, *, num_fwd_outputs: int,
     ``activation_memory_budget`` or region annotations (the strictest, with a
     ``BudgetWarning``, when they disagree), offloading from ``enable_activation_offloading``.
     A recompute tag on an input is removed (an input is never recomputed, and PyTorch's
-    partitioner fails on one); with offloading on, ``meta["should_offload"]`` marks exactly
-    the values the decision offloads. Annotating again with the same options writes the
-    same tags.
+    partitioner fails on one); with offloading on (``Options.offload`` or torch's flag),
+    ``meta["should_offload"]`` marks exactly the values the decision offloads, refused
+    (``ValueError``) where torch's ``activation_offload_separate_stream`` could not run them
+    (values on the CPU). Annotating again with the same options writes the same tags.
 
     A graph fusioncut does not model (a construct or torch setting that would make
     ``fusioncut.partition`` fall back) is left untagged with a ``FallbackWarning`` naming it,
@@ -97,6 +99,9 @@ def annotate(joint_module: fx.GraphModule, *, num_fwd_outputs: int,
     options = with_torch_budget(with_torch_offload(options), graph.memory_budget,
                                 graph.budget_conflict)
     decision = decide_graph(graph, static_lifetime_input_indices, options)
+    problem = side_stream_problem(decision.offloaded_nodes)
+    if problem is not None:
+        raise ValueError(f"annotate: {problem}")
     where = placements(decision)
     nodes = graph.nodes
     for i, placement in where.items():
@@ -105,23 +110,21 @@ def annotate(joint_module: fx.GraphModule, *, num_fwd_outputs: int,
         if node.meta.get("recompute") in _RECOMPUTE_TAGS:
             del node.meta["recompute"]  # an input is never recomputed; torch's cut fails on it
     if decision.offload is not None:
-        _mark_offloaded(graph, where, decision.offloaded)
+        _mark_offloaded(graph, decision.offloaded)
     _keep_recomputed_boundaries(graph, where)
     return decision
 
 
-def _mark_offloaded(graph: JointGraph, where: dict[int, Placement],
-                    offloaded: np.ndarray) -> None:
-    """``meta["should_offload"]`` on exactly the placed nodes the decision offloads: the
-    mark PyTorch's partitioner offloads by under ``enable_activation_offloading`` (torch
-    2.13 reads no offload tag), a value the rule refused keeps no mark."""
+def _mark_offloaded(graph: JointGraph, offloaded: np.ndarray) -> None:
+    """``meta["should_offload"]`` on exactly the nodes the decision offloads, the mark
+    PyTorch's partitioner offloads by under ``enable_activation_offloading`` (torch 2.13
+    reads no offload tag): a value the rule refused, an input among them, keeps no mark."""
     chosen = set(offloaded.tolist())
-    for i in where:
-        meta = graph.nodes[i].meta
+    for i, node in enumerate(graph.nodes):
         if i in chosen:
-            meta["should_offload"] = True
+            node.meta["should_offload"] = True
         else:
-            meta.pop("should_offload", None)
+            node.meta.pop("should_offload", None)
 
 
 def placements(decision: Decision) -> dict[int, Placement]:
