@@ -381,7 +381,9 @@ def test_command_line_refusals_are_one_line_with_status_2(tmp_path, monkeypatch)
             (["pareto", args.target, "--input", "4x8:qint8"], "unknown dtype 'qint8'"),
             (["explain", args.target, "--config", "deep.json", "--input", "4x8:int[0,8)"],
              "--config deep.json: JSON nested too deeply"),
-            (["explain", "m:make", "--input", "4x8:int8"], "which int8 cannot hold")):
+            (["explain", "m:make", "--input", "4x8:int8"], "which int8 cannot hold"),
+            (["explain", "m:make", "--via", "aot", "--input", "ids=4x8:int[0,8)"],
+             "--input ids=...: --via aot takes positional inputs only")):
         err = io.StringIO()
         with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
             assert main(argv) == 2, err.getvalue()

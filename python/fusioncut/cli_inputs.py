@@ -285,7 +285,8 @@ def embedding_size(model: Any) -> int | None:
 def load(args) -> tuple[Any, list, dict]:
     """The model or function ``args.target`` names, and its inputs as ``(args, kwargs)``:
     output paths, input specs and memory checked before torch is imported or user code runs.
-    Rejects a keyword input given twice or a positional input after a keyword one."""
+    Rejects a keyword input given twice, a positional input after a keyword one and a keyword
+    input under ``--via aot``."""
     check_outputs(args)
     specs = [parse_input(text) for text in args.input]
     names = [s.name for s in specs if s.name is not None]
@@ -296,6 +297,9 @@ def load(args) -> tuple[Any, list, dict]:
     if any(s.name is None for s in specs[first_named:]):
         raise CliError("--input: positional inputs (SHAPE) must come before named ones "
                        "(NAME=SHAPE), as in a Python call")
+    if names and getattr(args, "via", "dynamo") == "aot":
+        raise CliError(f"--input {names[0]}=...: --via aot takes positional inputs only "
+                       "(aot_module calls the model with tensors in order); use --via dynamo")
     import torch
 
     dtypes = [_torch_dtype(s) for s in specs]
