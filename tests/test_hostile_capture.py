@@ -164,6 +164,10 @@ def x8():
      "budgets[0] = True is invalid"),
     (lambda: fusioncut.explain(Captured([]), x8()), ValueError,
      "explain: a Captured call takes no inputs"),
+    (lambda: fusioncut.pareto(Captured([])), ValueError,
+     "pareto: the Captured holds no joint graph (its graphs must be a non-empty list of Joint"),
+    (lambda: fusioncut.explain(Captured(["graph"])), ValueError,
+     "explain: the Captured holds no joint graph"),
 ])
 def test_capture_arguments_are_named(call, error, needle):
     with pytest.raises(error) as info:

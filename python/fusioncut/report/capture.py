@@ -107,6 +107,12 @@ def trace(function: str, fn_or_module: Any, args: tuple, kwargs: dict, *, via: s
         if args or kwargs:
             raise ValueError(f"{function}: a Captured call takes no inputs (it holds its joint "
                              "graphs already)")
+        graphs = fn_or_module.graphs
+        if not isinstance(graphs, list) or not graphs or not all(
+                isinstance(j, Joint) for j in graphs):
+            raise ValueError(f"{function}: the Captured holds no joint graph (its graphs must "
+                             f"be a non-empty list of Joint, as capture returns), got "
+                             f"{shown(graphs)}")
         return fn_or_module
     if isinstance(fn_or_module, type) and issubclass(fn_or_module, torch.nn.Module):
         raise TypeError(f"{function}: fn_or_module is the class {fn_or_module.__name__}, not a "
