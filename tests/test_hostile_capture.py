@@ -393,3 +393,53 @@ def test_command_line_refusals_are_one_line_with_status_2(tmp_path, monkeypatch)
             assert main(argv) == 2, err.getvalue()
         lines = err.getvalue().strip().splitlines()
         assert len(lines) == 1 and needle in lines[0] and "Traceback" not in lines[0]
+
+
+# --- what a report writes --------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def report():
+    return fusioncut.explain(Lin(), x8(), compare=False)
+
+
+def test_cut_svg_with_huge_hops_ends(report, tmp_path):
+    """``hops`` walked every hop even after the drawing held the whole graph: 10**400 (or
+    ``--hops 99999999999999999999``) never ended."""
+    from fusioncut.report.plot import write_cut_svg
+
+    path = write_cut_svg(report, tmp_path / "cut.svg", hops=10**400)
+    assert path.read_text().startswith("<svg")
+    with pytest.raises(ValueError, match=r"^cut_svg: hops = an int of 1329 bits is invalid"):
+        write_cut_svg(report, tmp_path / "cut.svg", hops=-10**400)
+
+
+@pytest.mark.parametrize("kwargs, needle", [
+    ({"max_rows": -1}, "Report.format: max_rows = -1 is invalid; expected None or an integer "
+                       ">= 0"),
+    ({"max_rows": "3"}, "max_rows = '3' is invalid"),
+    ({"max_rows": 2.5}, "max_rows = 2.5 is invalid"),
+    ({"max_rows": True}, "max_rows = True is invalid"),
+    ({"clip": 0}, "Report.format: clip = 0 is invalid; expected None or an integer >= 2"),
+    ({"clip": "3"}, "clip = '3' is invalid"),
+])
+def test_report_format_names_bad_arguments(report, kwargs, needle):
+    with pytest.raises(ValueError, match=needle.replace("(", r"\(").replace(")", r"\)")):
+        report.format(**kwargs)
+    assert report.format(max_rows=0, clip=None)
+
+
+@pytest.mark.parametrize("name, needle", [
+    ("chart", "name a .png, .svg or .pdf file"),  # matplotlib would write chart.png
+    ("chart.txt", "name a .png, .svg or .pdf file"),
+    (".", "is a directory; name a file"),  # matplotlib would write ..png beside it
+    ("no/such/dir/chart.png", "directory 'no/such/dir' does not exist"),
+])
+def test_charts_refuse_a_path_before_drawing(report, tmp_path, monkeypatch, name, needle):
+    pytest.importorskip("matplotlib")
+    from fusioncut.report.charts import bytes_chart
+
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(ValueError, match=f"^bytes_chart: path '{name}': {needle}"):
+        bytes_chart(report, name)
+    assert sorted(p.name for p in tmp_path.iterdir()) == []
