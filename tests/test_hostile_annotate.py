@@ -20,6 +20,7 @@ mistakes and an adversary's graphs.
 from __future__ import annotations
 
 import copy
+import random
 import warnings
 
 import pytest
@@ -31,8 +32,10 @@ from torch.utils.checkpoint import CheckpointPolicy as CP
 import fusioncut
 from fusioncut import Options
 from fusioncut.budget_annotation import REGION_KEY
+from fusioncut.tags import TorchBudgetWarning
 
 from models import capture_joint
+from test_hostile_partition import _random_program
 
 pytestmark = pytest.mark.filterwarnings("ignore::FutureWarning")
 
@@ -237,10 +240,28 @@ def test_a_graph_fusioncut_does_not_model_is_left_untagged(joint):
 
 @pytest.mark.parametrize("budget", [0.5, 0.0])
 def test_annotating_partitioner_under_torch_budget_trains_to_eager_gradients(eager, budget):
-    with fusioncut._torch_compat.functorch_config().patch(activation_memory_budget=budget):
+    with fusioncut._torch_compat.functorch_config().patch(activation_memory_budget=budget), \
+            warnings.catch_warnings():
+        warnings.simplefilter("error", TorchBudgetWarning)  # nothing re-decides: no warning
         grads = _train(fusioncut.AnnotatingPartitioner())
     for mine, ref in zip(grads, eager):
         torch.testing.assert_close(mine, ref)
+
+
+def test_annotate_under_torch_budget_warns_of_torchs_second_pass(joint):
+    """annotate alone cannot stop PyTorch's partitioner from applying the budget again: on
+    torch 2.13 it then saves native_dropout's tuple and the forward fails. Said up front."""
+    gm, n = joint
+    config = fusioncut._torch_compat.functorch_config()
+    with config.patch(activation_memory_budget=0.5), \
+            pytest.warns(TorchBudgetWarning, match="decided under PyTorch's activation memory "
+                                                   "budget 0.5.*saves the tuple of "
+                                                   "native_dropout.*AnnotatingPartitioner"):
+        fusioncut.annotate(copy.deepcopy(gm), num_fwd_outputs=n)
+    with warnings.catch_warnings():  # the budget in Options: torch's is at 1, nothing to say
+        warnings.simplefilter("error", TorchBudgetWarning)
+        fusioncut.annotate(copy.deepcopy(gm), num_fwd_outputs=n,
+                           options=Options(memory_budget=0.5))
 
 
 def test_annotating_partitioner_with_disagreeing_region_budgets(eager):
@@ -261,3 +282,39 @@ def test_annotating_partitioner_with_disagreeing_region_budgets(eager):
         torch.testing.assert_close(mine, ref)
     (customs,) = seen
     assert all(c[REGION_KEY] in (0.2, 0.7) and "keep" in c for c in customs)
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_fuzz_annotating_partitioner_with_random_tags_trains_to_eager(seed):
+    """Random programs, random tags of every policy on random nodes, torch's budget at 1,
+    0.5 or 0 and various options: eager's loss and gradients, or an error naming nodes."""
+    rng = random.Random(1000 + seed)
+    fn = _random_program(rng)
+    g = torch.Generator().manual_seed(seed)
+    x = torch.randn(4, 8, generator=g, requires_grad=True)
+    w = (torch.randn(8, 8, generator=g) / 3).requires_grad_(True)
+    policies = [*CP, None]
+    options = rng.choice([None, Options(mode="memory"), Options(memory_budget=0.3),
+                          Options(offload="tagged")])
+
+    def partition_fn(gm, joint_inputs, **kwargs):
+        for node in gm.graph.nodes:
+            tag = rng.choice(policies)
+            if node.op != "output" and tag is not None and rng.random() < 0.3:
+                node.meta["recompute"] = tag
+        return fusioncut.AnnotatingPartitioner(options)(gm, joint_inputs, **kwargs)
+
+    config = fusioncut._torch_compat.functorch_config()
+    try:
+        with config.patch(activation_memory_budget=rng.choice([1.0, 0.5, 0.0])):
+            loss = aot_function(fn, nop, nop, partition_fn=partition_fn)(x, w)
+    except (fusioncut.PartitionError, fusioncut.OffloadError) as e:
+        assert e.nodes and all(node.name in str(e) for node in e.nodes[:8])
+        return
+    grads = torch.autograd.grad(loss, (x, w), allow_unused=True, materialize_grads=True)
+    x2, w2 = (t.detach().clone().requires_grad_(True) for t in (x, w))
+    ref = fn(x2, w2)
+    refs = torch.autograd.grad(ref, (x2, w2), allow_unused=True, materialize_grads=True)
+    torch.testing.assert_close(loss, ref)
+    for mine, theirs in zip(grads, refs):
+        torch.testing.assert_close(mine, theirs)

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import warnings
 from typing import Any
 
 from fusioncut import _torch_compat
@@ -22,7 +23,7 @@ from fusioncut._core import __version__
 from fusioncut.budget_annotation import budgets_hidden
 from fusioncut.options import Options
 from fusioncut.partitioner import partition
-from fusioncut.tags import annotate
+from fusioncut.tags import TorchBudgetWarning, annotate
 
 __all__ = ["AnnotatingPartitioner", "InductorPartitioner", "options_fingerprint"]
 
@@ -87,9 +88,11 @@ class AnnotatingPartitioner(InductorPartitioner):
         if "num_fwd_outputs" not in kwargs:
             raise TypeError("AnnotatingPartitioner: missing the keyword argument "
                             "num_fwd_outputs (AOTAutograd passes it)")
-        decided = annotate(gm, num_fwd_outputs=kwargs["num_fwd_outputs"], options=self.options,
-                           static_lifetime_input_indices=kwargs.get(
-                               "static_lifetime_input_indices"))
+        with warnings.catch_warnings():  # torch's budget is off below: nothing re-decides
+            warnings.simplefilter("ignore", TorchBudgetWarning)
+            decided = annotate(gm, num_fwd_outputs=kwargs["num_fwd_outputs"],
+                               options=self.options, static_lifetime_input_indices=kwargs.get(
+                                   "static_lifetime_input_indices"))
         partition_fn = _torch_compat.min_cut_rematerialization_partition()
         if decided is None:
             return partition_fn(gm, joint_inputs, **kwargs)
