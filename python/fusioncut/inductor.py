@@ -81,8 +81,10 @@ class AnnotatingPartitioner(InductorPartitioner):
     tuple, or re-draws it in the backward). Offloading is fusioncut's too: PyTorch's
     ``enable_activation_offloading`` is on for the call exactly when the decision offloads
     (``Options.offload``, or torch's flag read as ``"auto"``), and moves the values annotate
-    marked. A graph fusioncut leaves untagged goes to PyTorch as it is. Rejects what
-    ``InductorPartitioner`` rejects, and a call without ``num_fwd_outputs`` (``TypeError``)."""
+    marked. A graph fusioncut leaves untagged goes to PyTorch as it is.
+
+    Rejects what ``InductorPartitioner`` and ``annotate`` reject, and a call without
+    ``num_fwd_outputs`` (``TypeError``)."""
 
     def __call__(self, gm: Any, joint_inputs: Any, **kwargs: Any) -> tuple[Any, Any]:
         if "num_fwd_outputs" not in kwargs:

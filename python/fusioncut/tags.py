@@ -81,10 +81,12 @@ def annotate(joint_module: fx.GraphModule, *, num_fwd_outputs: int,
 
     A graph fusioncut does not model (a construct or torch setting that would make
     ``fusioncut.partition`` fall back) is left untagged with a ``FallbackWarning`` naming it,
-    and None is returned. Rejects what ``fusioncut.partition`` rejects (a malformed graph, a
-    checkpoint annotation of the wrong type, a bad ``num_fwd_outputs``,
-    ``static_lifetime_input_indices`` or ``options``); tags that contradict each other or
-    what can be saved raise ``PartitionError`` and leave the graph as it was.
+    and None is returned.
+
+    Rejects what ``fusioncut.partition`` rejects (a malformed graph, a checkpoint annotation
+    of the wrong type, a bad ``num_fwd_outputs``, ``static_lifetime_input_indices`` or
+    ``options``); tags that contradict each other or what can be saved raise
+    ``PartitionError`` and leave the graph as it was.
     """
     if options is None:
         options = Options()

@@ -161,9 +161,11 @@ def pareto(target: Any, *args: Any, num_fwd_outputs: int | None = None,
     in hand (``decision.pareto``: every plan with its saved set).
 
     Recomputation is priced on ``options.device`` (the "h100" preset when None); a memory
-    target in ``options`` is ignored (every budget is scored). Rejects what ``explain``
-    rejects, ``budgets`` that is not a non-empty sequence of numbers in [0, 1]
-    (``ValueError`` naming the entry) and a ``compare`` that is not a bool (``TypeError``)."""
+    target in ``options`` is ignored (every budget is scored).
+
+    Rejects what ``explain`` rejects, ``budgets`` that is not a non-empty sequence of numbers
+    in [0, 1] (``ValueError`` naming the entry) and a ``compare`` that is not a bool
+    (``TypeError``)."""
     if num_fwd_outputs is not None:
         return joint_frontier(target, *args, num_fwd_outputs=num_fwd_outputs, options=options,
                               **kwargs)
