@@ -189,7 +189,6 @@ def _boxed(gm, _example_inputs):
 def _trace_dynamo(fn_or_module, args, kwargs, record, dynamic: bool) -> tuple[int, list[str]]:
     """Run the call under torch.compile with a backend that counts Dynamo's graphs and hands
     each to AOTAutograd with ``record`` as its partitioner: (graphs, graph-break reasons)."""
-    target = fn_or_module
     aot = _torch_compat.aot_autograd_backend(fw_compiler=_boxed, bw_compiler=_boxed,
                                              partition_fn=record)
     num_graphs = 0
@@ -203,7 +202,7 @@ def _trace_dynamo(fn_or_module, args, kwargs, record, dynamic: bool) -> tuple[in
     before = {name: _torch_compat.dynamo_counter(name) for name in _BREAK_COUNTERS}
     try:
         with _torch_compat.quiet_copies():
-            torch.compile(target, backend=backend, dynamic=dynamic)(*args, **kwargs)
+            torch.compile(fn_or_module, backend=backend, dynamic=dynamic)(*args, **kwargs)
         breaks = _new_reasons("graph_break", before)
         if num_graphs == 0 and not breaks:  # a skipped frame counts its reasons apart
             breaks = _new_reasons("unimplemented", before)
@@ -213,7 +212,7 @@ def _trace_dynamo(fn_or_module, args, kwargs, record, dynamic: bool) -> tuple[in
         # the failure is Dynamo's and propagates as it came.
         torch.compiler.reset()
         try:
-            target(*args, **kwargs)
+            fn_or_module(*args, **kwargs)
         except Exception as own:
             raise own from None
         raise
