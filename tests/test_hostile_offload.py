@@ -133,6 +133,33 @@ def test_a_profile_with_a_bad_host_link_names_the_profile_and_field(tmp_path, fi
         assert "gpu.json" in str(info.value) and f"{field} = " in str(info.value)
 
 
+class _FsPath:
+    def __init__(self, value):
+        self.value = value
+
+    def __fspath__(self):
+        return self.value
+
+
+@pytest.mark.parametrize("device, needle", [
+    (_FsPath(b"/no/such/gpu.json"), "Options: device = '/no/such/gpu.json': the profile does "
+                                    "not exist"),  # was a TypeError from str.endswith
+    (_FsPath(3), "Options: device = <test_hostile_offload._FsPath object at "),
+    ("h" * 10_000, "Options: device = 'hhhhhhhhhh"),
+    ({"h100": 1}, "Options: device = {'h100': 1} is invalid; expected None, a preset name"),
+])
+def test_device_values_of_every_kind_are_named(device, needle):
+    with pytest.raises(ValueError) as info:
+        Options(device=device)
+    assert str(info.value).startswith(needle) and len(str(info.value)) < 300
+    if isinstance(device, _FsPath) and device.value == 3:
+        assert str(info.value).endswith("is invalid; its __fspath__ returns no path")
+
+
+def test_a_bytes_device_path_is_a_path():
+    assert Options(device=b"h100").device is H100
+
+
 # --- tags on every kind of node --------------------------------------------------------------------
 
 
