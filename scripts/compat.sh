@@ -32,7 +32,7 @@ if [ "$have" != "$newest" ]; then
     source="cached in $venv (torch $newest could not be fetched)"
   fi
 fi
-version=$(python -c "import torch; print(torch.__version__)")
+version=$(python -c "import torch; print(torch.__version__)" 2>/dev/null)
 echo "compat: torch $version, $source"
 
 # fusioncut itself, with torch pinned so that pip never replaces it; its own build folder.

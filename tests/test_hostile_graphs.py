@@ -3,7 +3,8 @@ does, and no graph reaches PyTorch's partitioner on the way to a known-wrong ans
 
 - a node without ``meta["val"]``: one ``ValueError`` naming it and how to trace a graph that
   has it, from ``partition``, ``decide``, ``pareto``, ``plan``, ``explain_joint``,
-  ``pareto_report`` and ``InductorPartitioner`` alike (operators that return nothing need none);
+  ``pareto_report``, ``InductorPartitioner``, ``annotate`` and ``AnnotatingPartitioner`` alike
+  (operators that return nothing need none);
 - a graph without a backward (``num_fwd_outputs`` = every output): refused by every entry point;
 - an ``invoke_subgraph`` call whose subgraph or operands are of the wrong kind;
 - activation-memory-budget annotations and torch's setting outside ``[0, 1]`` (10**400, NaN,
@@ -57,10 +58,14 @@ def entry_points(n: int) -> dict:
             gm, None, num_fwd_outputs=n),
         "partition_for_sizes": lambda gm: fusioncut.partition_for_sizes(
             gm, None, num_fwd_outputs=n),
+        "annotate": lambda gm: fusioncut.annotate(gm, num_fwd_outputs=n),
+        "AnnotatingPartitioner": lambda gm: fusioncut.AnnotatingPartitioner()(
+            gm, None, num_fwd_outputs=n),
     }
 
 
 NAMED = {"InductorPartitioner": "partition", "partition_for_sizes": "partition",
+         "AnnotatingPartitioner": "annotate",
          "pareto_report": "pareto"}
 
 
@@ -168,7 +173,7 @@ def _identifier(gm, hop):
     (_subgraph(None), "its first argument is None"),
     (_identifier, "identifier = 7 is invalid; expected a string or None"),
 ])
-@pytest.mark.parametrize("entry", ["partition", "decide", "plan"])
+@pytest.mark.parametrize("entry", ["partition", "decide", "plan", "annotate"])
 def test_invoke_subgraph_calls_of_the_wrong_kind_are_errors_naming_the_operand(edit, needle,
                                                                                entry):
     gm, n = region_joint()
@@ -210,7 +215,7 @@ def test_budget_annotations_outside_0_1_name_node_key_and_range(joint, key, valu
     gm = copy.deepcopy(joint.joint_module)
     _annotate(gm, key, value)
     where = f"meta['custom'][{REGION_KEY!r}]" if key == "custom" else "meta['memory_budget']"
-    for entry in ("partition", "decide"):
+    for entry in ("partition", "decide", "annotate"):
         refused(lambda: entry_points(joint.num_fwd_outputs)[entry](gm),
                 f"{entry}: the activation memory budget {where} of node 'relu' = ",
                 "is invalid; expected a number in [0, 1]")

@@ -817,7 +817,9 @@ PUBLIC = {
     "plan": fusioncut.plan, "Plan.solve": dynamic.Plan.solve,
     "Plan.breakpoints": dynamic.Plan.breakpoints,
     "check_optimal_over_ranges": check_optimal_over_ranges, "explain": fusioncut.explain,
-    "explain_joint": explain_joint, "Options": Options,
+    "explain_joint": explain_joint, "Options": Options, "annotate": fusioncut.annotate,
+    "AnnotatingPartitioner": fusioncut.AnnotatingPartitioner, "capture": fusioncut.capture,
+    "pareto": fusioncut.pareto,
 }
 
 

@@ -21,7 +21,12 @@ import secrets
 import stat
 from collections.abc import Iterator
 
-__all__ = ["FileProblem", "atomic_output", "read_text", "writable_problem"]
+__all__ = ["PLOT_FORMATS", "FileProblem", "atomic_output", "plot_problem", "read_text",
+           "writable_problem"]
+
+PLOT_FORMATS = (".png", ".svg", ".pdf")
+"""What a plot may be written as: matplotlib chooses the format from the extension (and appends
+``.png`` to a name without one, so a name without one is refused)."""
 
 
 class FileProblem(ValueError):
@@ -114,6 +119,15 @@ def writable_problem(path: object) -> str | None:
     except OSError as e:  # a symlink loop, a name too long, no permission, a read-only fs
         return f"not writable ({e.strerror})"
     return None
+
+
+def plot_problem(path: object) -> str | None:
+    """Why a plot cannot be written to ``path`` (``writable_problem``, or an extension that
+    names no format in ``PLOT_FORMATS``), or None; nothing is written."""
+    problem = writable_problem(path)
+    if problem is None and os.path.splitext(_text_path(path))[1].lower() not in PLOT_FORMATS:
+        return "name a .png, .svg or .pdf file (the extension chooses the picture's format)"
+    return problem
 
 
 def _temp_name(real: str) -> str:

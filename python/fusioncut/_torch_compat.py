@@ -576,14 +576,14 @@ def aot_autograd_backend(**kwargs: Any) -> Any:
     return _require("torch._dynamo.backends.common", "aot_autograd")(**kwargs)
 
 
-def dynamo_graph_breaks() -> list[str]:
-    """The graph-break reasons Dynamo counted since its last reset (first line of each), or
-    ``[]`` where this torch keeps no such counter."""
+def dynamo_counter(name: str) -> dict[str, int]:
+    """A copy of Dynamo's ``counters[name]`` ("graph_break"; a skipped frame's reasons are
+    "unimplemented"): reason -> count, kept across resets; ``{}`` without the counter."""
     try:
         counters = _require("torch._dynamo.utils", "counters")
     except ImportError:
-        return []
-    return [str(reason).strip().splitlines()[0] for reason in counters.get("graph_break", {})]
+        return {}
+    return {str(reason): int(count) for reason, count in counters.get(name, {}).items()}
 
 
 @contextlib.contextmanager

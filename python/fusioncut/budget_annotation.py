@@ -12,12 +12,15 @@ fusioncut takes the strictest (``one_budget``) and the partitioner warns naming 
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Iterator
+
 import torch.fx as fx
 import torch.fx.traceback
 
 from fusioncut._validate import check_number
 
-__all__ = ["REGION_KEY", "memory_budget_annotation", "one_budget"]
+__all__ = ["REGION_KEY", "budgets_hidden", "memory_budget_annotation", "one_budget"]
 
 REGION_KEY: str = getattr(torch.fx.traceback, "MEMORY_BUDGET_ANNOTATION_KEY",
                           "_region_activation_memory_budget")
@@ -50,3 +53,25 @@ def one_budget(budgets: dict[float, str]) -> tuple[float | None, str | None]:
         return low, None
     return low, (f"conflicting activation memory budget annotations ({low:g} on node "
                  f"{node_low}, {high:g} on node {node_high})")
+
+
+@contextlib.contextmanager
+def budgets_hidden(gm: fx.GraphModule) -> Iterator[None]:
+    """``gm``'s budget annotations (both spellings) taken off its nodes while the block runs,
+    and put back after: for a partitioner that would apply them again over a decision that
+    already did (``AnnotatingPartitioner``). A node's ``meta["custom"]`` is replaced by a copy
+    without the key, never edited, so other holders of that dict see no change."""
+    taken: list[tuple[dict, str, object]] = []
+    try:
+        for node in gm.graph.nodes:
+            meta = node.meta
+            custom = meta.get("custom")
+            if isinstance(custom, dict) and REGION_KEY in custom:
+                taken.append((meta, "custom", custom))
+                meta["custom"] = {k: v for k, v in custom.items() if k != REGION_KEY}
+            if "memory_budget" in meta:
+                taken.append((meta, "memory_budget", meta.pop("memory_budget")))
+        yield
+    finally:
+        for meta, key, value in taken:
+            meta[key] = value

@@ -15,7 +15,7 @@ import os
 import sys
 from typing import Any, Callable
 
-from fusioncut._files import FileProblem, atomic_output, writable_problem
+from fusioncut._files import FileProblem, atomic_output, plot_problem, writable_problem
 
 __all__ = ["DEMO_HEADS", "CliError", "ModelError", "Parser", "QuietTorch", "add_output_args",
            "add_partition_args", "available_memory", "budget_list", "check_outputs",
@@ -159,11 +159,6 @@ def add_partition_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--traceback", action="store_true", help="show Python tracebacks")
 
 
-PLOT_FORMATS = (".png", ".svg", ".pdf")
-"""What ``--png`` may name: matplotlib chooses the format from the extension (and appends
-``.png`` to a name without one, so a name without one is refused)."""
-
-
 def check_outputs(args) -> None:
     """Every named output file can be written, and a plot's extension names its format,
     checked before any work (``_files.writable_problem``)."""
@@ -173,12 +168,9 @@ def check_outputs(args) -> None:
             continue
         if not path.strip():
             raise CliError(f"--{flag} {path!r}: empty path; name a file")
-        problem = writable_problem(path)
+        problem = plot_problem(path) if flag == "png" else writable_problem(path)
         if problem is not None:
             raise CliError(f"--{flag} {path}: {problem}")
-        if flag == "png" and os.path.splitext(path)[1].lower() not in PLOT_FORMATS:
-            raise CliError(f"--png {path}: name a .png, .svg or .pdf file (the extension "
-                           f"chooses the picture's format)")
     if getattr(args, "png", None) and importlib.util.find_spec("matplotlib") is None:
         raise CliError(f"--png {args.png}: needs matplotlib (pip install matplotlib)")
 

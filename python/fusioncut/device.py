@@ -245,15 +245,21 @@ def resolve_device(device: Any, function: str = "Options") -> Device | None:
     """``None``, a preset name, a profile path or a ``Device`` -> a ``Device`` (or None)."""
     if device is None or isinstance(device, Device):
         return device
-    if isinstance(device, (str, os.PathLike)):
-        text = os.fspath(device)
+    if isinstance(device, (str, bytes, os.PathLike)):
+        try:
+            text = os.fsdecode(os.fspath(device))  # a bytes path is a path too
+        except TypeError:  # a __fspath__ that returns neither str nor bytes
+            raise ValueError(f"{function}: device = {shown(device)} is invalid; its "
+                             "__fspath__ returns no path") from None
         preset = PRESETS.get(text.strip().lower())  # "H100", "cpu " name presets too
         if preset is not None:
             return preset
         if text.endswith(".json") or os.path.sep in text or os.path.exists(text):
             return _load(text, f"{function}: device = {text!r}")
         near = difflib.get_close_matches(text.strip().lower(), PRESETS, n=1, cutoff=0.5)
-        raise ValueError(f"{function}: device = {text!r} is not a preset ({', '.join(PRESETS)})"
-                         f" nor a profile file" + (f"; did you mean {near[0]!r}?" if near else ""))
-    raise ValueError(f"{function}: device = {device!r} is invalid; expected None, a preset "
-                     f"name ({', '.join(PRESETS)}), a profile path or a fusioncut.Device")
+        raise ValueError(f"{function}: device = {shown(text)} is not a preset "
+                         f"({', '.join(PRESETS)}) nor a profile file"
+                         + (f"; did you mean {near[0]!r}?" if near else ""))
+    raise ValueError(f"{function}: device = {shown(device)} is invalid; expected None, a "
+                     f"preset name ({', '.join(PRESETS)}), a profile path or a "
+                     "fusioncut.Device")

@@ -15,13 +15,15 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import warnings
 from typing import Any
 
 from fusioncut import _torch_compat
 from fusioncut._core import __version__
+from fusioncut.budget_annotation import budgets_hidden
 from fusioncut.options import Options
 from fusioncut.partitioner import partition
-from fusioncut.tags import annotate
+from fusioncut.tags import TorchBudgetWarning, annotate
 
 __all__ = ["AnnotatingPartitioner", "InductorPartitioner", "options_fingerprint"]
 
@@ -70,13 +72,36 @@ class AnnotatingPartitioner(InductorPartitioner):
     """A ``CustomPartitionerFn`` that writes fusioncut's decision as ``CheckpointPolicy`` tags
     (``fusioncut.annotate``) and lets PyTorch's ``min_cut_rematerialization_partition`` split
     the graph: for tools that hook that partitioner (DeepSpeed's DeepCompile patches its
-    ``choose_saved_values_set``) or tag the graph themselves afterwards. Rejects what
-    ``InductorPartitioner`` rejects."""
+    ``choose_saved_values_set``) or tag the graph themselves afterwards.
+
+    A memory budget (``Options``, torch's ``activation_memory_budget`` or region annotations)
+    is fusioncut's to apply: the tags carry the budgeted plan, and PyTorch's partitioner runs
+    at budget 1 with the graph's budget annotations hidden for the call (its own knapsack over
+    the tags would re-decide what fusioncut decided: on torch 2.13 it saves a random op's
+    tuple, or re-draws it in the backward). Offloading is fusioncut's too: PyTorch's
+    ``enable_activation_offloading`` is on for the call exactly when the decision offloads
+    (``Options.offload``, or torch's flag read as ``"auto"``), and moves the values annotate
+    marked. A graph fusioncut leaves untagged goes to PyTorch as it is.
+
+    Rejects what ``InductorPartitioner`` and ``annotate`` reject, and a call without
+    ``num_fwd_outputs`` (``TypeError``)."""
 
     def __call__(self, gm: Any, joint_inputs: Any, **kwargs: Any) -> tuple[Any, Any]:
-        annotate(gm, num_fwd_outputs=kwargs["num_fwd_outputs"], options=self.options,
-                 static_lifetime_input_indices=kwargs.get("static_lifetime_input_indices"))
-        return _torch_compat.min_cut_rematerialization_partition()(gm, joint_inputs, **kwargs)
+        if "num_fwd_outputs" not in kwargs:
+            raise TypeError("AnnotatingPartitioner: missing the keyword argument "
+                            "num_fwd_outputs (AOTAutograd passes it)")
+        with warnings.catch_warnings():  # torch's budget is off below: nothing re-decides
+            warnings.simplefilter("ignore", TorchBudgetWarning)
+            decided = annotate(gm, num_fwd_outputs=kwargs["num_fwd_outputs"],
+                               options=self.options, static_lifetime_input_indices=kwargs.get(
+                                   "static_lifetime_input_indices"))
+        partition_fn = _torch_compat.min_cut_rematerialization_partition()
+        if decided is None:
+            return partition_fn(gm, joint_inputs, **kwargs)
+        with budgets_hidden(gm), _torch_compat.functorch_config().patch(
+                activation_memory_budget=1.0,
+                enable_activation_offloading=decided.offload is not None):
+            return partition_fn(gm, joint_inputs, **kwargs)
 
     def uuid(self) -> str:
         return hashlib.sha256(f"annotate {super().uuid()}".encode()).hexdigest()

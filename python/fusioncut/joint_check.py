@@ -14,10 +14,13 @@ from typing import Any
 
 import numpy as np
 import torch.fx as fx
+from torch.utils.checkpoint import CheckpointPolicy
 
 from fusioncut import _torch_compat
+from fusioncut._validate import shown
 
-__all__ = ["check_joint_module", "fallback_error", "flat_args", "use_error"]
+__all__ = ["check_annotations", "check_joint_module", "fallback_error", "flat_args",
+           "use_error"]
 
 
 def flat_args(args):
@@ -45,7 +48,8 @@ def check_joint_module(gm: Any, num_fwd_outputs: Any,
     target the module lacks; a node (the output node
     included) that uses a node defined after it, itself (a cycle) or a node of another graph;
     a node without ``meta["val"]`` (but get_attr nodes and operators that return nothing),
-    naming how to trace a graph that has it; ``num_fwd_outputs`` that is not an int in
+    naming how to trace a graph that has it; a checkpoint annotation of the wrong type
+    (``check_annotations``); ``num_fwd_outputs`` that is not an int in
     ``[0, number of outputs - 1]`` (all outputs forward: a graph without a backward);
     ``static_lifetime_input_indices`` that is not a sequence (or 1-D integer array) of ints in
     ``[0, number of primal inputs)``. ``order=False`` leaves the use-before-definition check
@@ -73,6 +77,8 @@ def check_joint_module(gm: Any, num_fwd_outputs: Any,
                              f"AOTAutograd)")
         if "val" not in node.meta and op in _VALUED and not _returns_nothing(node):
             raise missing_val_error(function, node)
+        if not _ANNOTATION_KEYS.isdisjoint(node.meta):
+            check_annotations(function, node)
         if op == "placeholder" and is_primal(node):
             placeholders += 1
         elif op == "call_function" and not callable(node.target):
@@ -123,6 +129,32 @@ def check_joint_module(gm: Any, num_fwd_outputs: Any,
                                  f"of range [0, {placeholders}) (the joint graph's primal "
                                  f"inputs)")
     return output_node
+
+
+_ANNOTATION_KEYS = frozenset(("recompute", "ac_graph_id", "should_offload"))
+_POLICIES = ", ".join(p.name for p in CheckpointPolicy)
+
+
+def check_annotations(function: str, node: fx.Node) -> None:
+    """The checkpoint annotations on ``node`` are of the types PyTorch writes, or a
+    ``ValueError`` naming the node, the key and what is valid: ``meta["recompute"]`` a
+    ``CheckpointPolicy``, ``meta["ac_graph_id"]`` an int (a checkpoint region's number),
+    ``meta["should_offload"]`` a bool; None for each is no annotation."""
+    meta = node.meta
+    tag = meta.get("recompute")
+    if tag is not None and not isinstance(tag, CheckpointPolicy):
+        raise ValueError(f"{function}: node {node.name!r} has meta['recompute'] = {shown(tag)}; "
+                         f"expected a torch.utils.checkpoint.CheckpointPolicy ({_POLICIES}) "
+                         f"or None")
+    region = meta.get("ac_graph_id")
+    if region is not None and (isinstance(region, bool) or not isinstance(region, int)):
+        raise ValueError(f"{function}: node {node.name!r} has meta['ac_graph_id'] = "
+                         f"{shown(region)}; expected an int (the checkpoint region it belongs "
+                         f"to) or None")
+    mark = meta.get("should_offload")
+    if mark is not None and not isinstance(mark, bool):
+        raise ValueError(f"{function}: node {node.name!r} has meta['should_offload'] = "
+                         f"{shown(mark)}; expected True or False")
 
 
 def _returns_nothing(node: fx.Node) -> bool:

@@ -38,13 +38,15 @@ import numpy as np
 import torch.fx as fx
 from torch.utils.checkpoint import CheckpointPolicy
 
+from fusioncut.budget import BudgetWarning
 from fusioncut.decision import Decision, decide_graph
+from fusioncut.emit.offload import side_stream_problem
 from fusioncut.fallback import FallbackWarning, unsupported_config
-from fusioncut.graph import JointGraph, Role
+from fusioncut.graph import JointGraph, Role, Value
 from fusioncut.options import Options
-from fusioncut.partitioner import with_torch_budget
+from fusioncut.partitioner import with_torch_budget, with_torch_offload
 
-__all__ = ["Placement", "annotate", "placements"]
+__all__ = ["Placement", "TorchBudgetWarning", "annotate", "placements"]
 
 
 class Placement(enum.Enum):
@@ -66,12 +68,25 @@ def annotate(joint_module: fx.GraphModule, *, num_fwd_outputs: int,
     in place) and return the ``Decision``; any partitioner that honours ``CheckpointPolicy``
     tags then saves fusioncut's set.
 
+    Torch's settings are read as ``partition`` reads them: a memory budget from
+    ``activation_memory_budget`` or region annotations (the strictest, with a
+    ``BudgetWarning``, when they disagree), offloading from ``enable_activation_offloading``.
+    A recompute tag on an input is removed (an input is never recomputed, and PyTorch's
+    partitioner fails on one); with offloading on (``Options.offload`` or torch's flag),
+    ``meta["should_offload"]`` marks exactly the values the decision offloads, refused
+    (``ValueError``) where torch's ``activation_offload_separate_stream`` could not run them
+    (values on the CPU). Annotating again with the same options writes the same tags. A
+    budget taken from torch (not ``options``) warns (``TorchBudgetWarning``) when PyTorch's
+    partitioner, applying it again, would save a tagged multi-output op's tuple.
+
     A graph fusioncut does not model (a construct or torch setting that would make
     ``fusioncut.partition`` fall back) is left untagged with a ``FallbackWarning`` naming it,
-    and None is returned. Rejects what ``fusioncut.partition`` rejects (a malformed graph, a
-    bad ``num_fwd_outputs``, ``static_lifetime_input_indices`` or ``options``); tags that
-    contradict each other or what can be saved raise ``PartitionError`` and leave the graph
-    as it was.
+    and None is returned.
+
+    Rejects what ``fusioncut.partition`` rejects (a malformed graph, a checkpoint annotation
+    of the wrong type, a bad ``num_fwd_outputs``, ``static_lifetime_input_indices`` or
+    ``options``); tags that contradict each other or what can be saved raise
+    ``PartitionError`` and leave the graph as it was.
     """
     if options is None:
         options = Options()
@@ -86,13 +101,58 @@ def annotate(joint_module: fx.GraphModule, *, num_fwd_outputs: int,
         warnings.warn(f"fusioncut.annotate: left the graph untagged for PyTorch's "
                       f"partitioner: {reason}", FallbackWarning, stacklevel=2)
         return None
-    options = with_torch_budget(options, graph.memory_budget)
-    decision = decide_graph(graph, static_lifetime_input_indices, options)
+    resolved = with_torch_budget(with_torch_offload(options), graph.memory_budget,
+                                 graph.budget_conflict)
+    decision = decide_graph(graph, static_lifetime_input_indices, resolved)
+    problem = side_stream_problem(decision.offloaded_nodes)
+    if problem is not None:
+        raise ValueError(f"annotate: {problem}")
     where = placements(decision)
+    nodes = graph.nodes
     for i, placement in where.items():
-        graph.nodes[i].meta["recompute"] = _TAGS[placement]
+        nodes[i].meta["recompute"] = _TAGS[placement]
+    for node in joint_module.graph.find_nodes(op="placeholder"):
+        if node.meta.get("recompute") in _RECOMPUTE_TAGS:
+            del node.meta["recompute"]  # an input is never recomputed; torch's cut fails on it
+    if decision.offload is not None:
+        _mark_offloaded(graph, decision.offloaded)
     _keep_recomputed_boundaries(graph, where)
+    if resolved.memory_budget != options.memory_budget:
+        _warn_torch_budget(graph, where, resolved.memory_budget)
     return decision
+
+
+class TorchBudgetWarning(BudgetWarning):
+    """``annotate`` decided under a budget PyTorch's partitioner will apply again over the
+    tags (``AnnotatingPartitioner`` runs it at budget 1 and silences this)."""
+
+
+def _warn_torch_budget(graph: JointGraph, where: dict[int, Placement], budget: float) -> None:
+    """torch 2.13's knapsack saves what MUST_SAVE names among the ops it would ban, a
+    multi-output op's tuple included, which fails when the forward runs."""
+    tuples = [graph.nodes[i].name for i, placement in where.items()
+              if placement is Placement.FORWARD and graph.value[i] == Value.MULTI]
+    if tuples:
+        warnings.warn(
+            f"fusioncut.annotate: decided under PyTorch's activation memory budget "
+            f"{budget:g} (its config or the graph's annotations); PyTorch's partitioner reads "
+            f"that budget too and re-decides over the tags: on torch 2.13 it saves the tuple "
+            f"of {tuples[0]} (tagged MUST_SAVE), which fails at run time. Run it at "
+            f"activation_memory_budget 1 without the annotations, as "
+            f"fusioncut.AnnotatingPartitioner does, and give fusioncut the budget",
+            TorchBudgetWarning, stacklevel=3)
+
+
+def _mark_offloaded(graph: JointGraph, offloaded: np.ndarray) -> None:
+    """``meta["should_offload"]`` on exactly the nodes the decision offloads, the mark
+    PyTorch's partitioner offloads by under ``enable_activation_offloading`` (torch 2.13
+    reads no offload tag): a value the rule refused, an input among them, keeps no mark."""
+    chosen = set(offloaded.tolist())
+    for i, node in enumerate(graph.nodes):
+        if i in chosen:
+            node.meta["should_offload"] = True
+        else:
+            node.meta.pop("should_offload", None)
 
 
 def placements(decision: Decision) -> dict[int, Placement]:

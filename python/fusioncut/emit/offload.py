@@ -26,7 +26,7 @@ import torch.fx as fx
 from fusioncut import _torch_compat as tc
 from fusioncut.emit.walks import gc_paused
 
-__all__ = ["offload_saved"]
+__all__ = ["offload_saved", "side_stream_problem"]
 
 _MARK = "should_offload"
 
@@ -49,19 +49,9 @@ def offload_saved(fw_module: fx.GraphModule, bw_module: fx.GraphModule,
     marked = [node for node in saved if node.name in names]
     if not marked:
         return
-    settings = tc.offload_settings()
-    if settings.separate_stream:
-        on_host = [node.name for node in marked
-                   if isinstance(node.meta.get("val"), torch.Tensor)
-                   and node.meta["val"].device.type == "cpu"]
-        if on_host:
-            more = f" and {len(on_host) - 8} more" if len(on_host) > 8 else ""
-            raise error(
-                f"build_modules: torch._functorch.config.activation_offload_separate_stream "
-                f"needs an accelerator, but the value(s) {on_host[:8]}{more} to offload live on "
-                "the cpu "
-                "(torch's ao.offload fails there at run time); turn the setting off or use "
-                "Options(offload='never')")
+    problem = side_stream_problem(marked)
+    if problem is not None:
+        raise error(f"build_modules: {problem}")
     for node in marked:
         node.meta[_MARK] = True
     with gc_paused():  # as for emission: collections would traverse torch's whole heap
@@ -73,3 +63,21 @@ def offload_saved(fw_module: fx.GraphModule, bw_module: fx.GraphModule,
     if refused:
         raise error(f"build_modules: torch's activation offloading refused {refused}; "
                     "fusioncut.offload allowed them (a torch whose can_offload is stricter)")
+
+
+def side_stream_problem(offloaded: Sequence[fx.Node]) -> str | None:
+    """Why torch's pass cannot offload ``offloaded`` under the current settings, or None:
+    ``activation_offload_separate_stream`` emits ``ao.offload``, which needs an accelerator,
+    so values on the CPU cannot go that way."""
+    if not offloaded or not tc.offload_settings().separate_stream:
+        return None
+    on_host = [node.name for node in offloaded
+               if isinstance(node.meta.get("val"), torch.Tensor)
+               and node.meta["val"].device.type == "cpu"]
+    if not on_host:
+        return None
+    more = f" and {len(on_host) - 8} more" if len(on_host) > 8 else ""
+    return ("torch._functorch.config.activation_offload_separate_stream needs an accelerator, "
+            f"but the value(s) {on_host[:8]}{more} to offload live on the cpu (torch's "
+            "ao.offload fails there at run time); turn the setting off or use "
+            "Options(offload='never')")

@@ -24,6 +24,7 @@ import torch
 import torch.fx as fx
 
 from fusioncut import _torch_compat
+from fusioncut._validate import shown
 
 __all__ = ["VIAS", "Captured", "Joint", "capture", "trace"]
 
@@ -84,10 +85,16 @@ def capture(fn_or_module: Any, *args: Any, via: str = "dynamo", dynamic: bool = 
     ``torch.compile``. ``dynamic=True`` marks sizes symbolic (Dynamo's ``dynamic=True``): the
     joint graphs then hold SymInts, for ``fusioncut.plan`` (docs/dynamic.md).
 
-    Rejects: ``fn_or_module`` that is neither an ``nn.Module`` nor callable (``TypeError``), an
-    unknown ``via``, keyword inputs with ``via="aot"`` or a ``dynamic`` that is not a bool
-    (``ValueError``), and a call from which no backward follows (``ValueError``: no input or
-    parameter requires grad, or grad mode is off). Errors the model raises propagate.
+    A ``torch.compile``'d model or function is traced as what it wraps.
+
+    Rejects: ``fn_or_module`` that is neither an ``nn.Module`` nor callable, or is a module
+    class rather than an instance (``TypeError``); an unknown ``via``, keyword inputs with
+    ``via="aot"`` or a ``dynamic`` that is not a bool (``ValueError``); a call made while
+    ``torch.compile`` is compiling (inside a compiled function, a backend or a partitioner:
+    tracing would reset the running compile) and a call from which no backward follows
+    (``ValueError``: no input or parameter requires grad, no tensor output depends on one,
+    grad mode is off, or Dynamo compiled no graph of it and ran it eagerly, saying why).
+    Errors the model raises propagate.
     """
     return trace("capture", fn_or_module, args, kwargs, via=via, dynamic=dynamic)
 
@@ -100,23 +107,39 @@ def trace(function: str, fn_or_module: Any, args: tuple, kwargs: dict, *, via: s
         if args or kwargs:
             raise ValueError(f"{function}: a Captured call takes no inputs (it holds its joint "
                              "graphs already)")
+        graphs = fn_or_module.graphs
+        if not isinstance(graphs, list) or not graphs or not all(
+                isinstance(j, Joint) for j in graphs):
+            raise ValueError(f"{function}: the Captured holds no joint graph (its graphs must "
+                             f"be a non-empty list of Joint, as capture returns), got "
+                             f"{shown(graphs)}")
         return fn_or_module
+    if isinstance(fn_or_module, type) and issubclass(fn_or_module, torch.nn.Module):
+        raise TypeError(f"{function}: fn_or_module is the class {fn_or_module.__name__}, not a "
+                        f"model: pass an instance, {fn_or_module.__name__}(...)")
     if not isinstance(fn_or_module, torch.nn.Module) and not callable(fn_or_module):
         raise TypeError(f"{function}: fn_or_module must be an nn.Module or a callable, got "
                         f"{type(fn_or_module).__name__}")
-    if via not in VIAS:
-        raise ValueError(f"{function}: via = {via!r} is invalid; expected one of "
+    if not isinstance(via, str) or via not in VIAS:
+        raise ValueError(f"{function}: via = {shown(via)} is invalid; expected one of "
                          + ", ".join(map(repr, VIAS)))
     if not isinstance(dynamic, bool):
-        raise ValueError(f"{function}: dynamic = {dynamic!r} is invalid; expected True or "
+        raise ValueError(f"{function}: dynamic = {shown(dynamic)} is invalid; expected True or "
                          "False")
     if via == "aot" and (kwargs or dynamic):
         what = "keyword inputs" if kwargs else "dynamic=True"
         raise ValueError(f"{function}: {what} need via='dynamo' (aot_module and aot_function "
                          "take positional tensors at static sizes)")
+    if torch.compiler.is_compiling():
+        raise ValueError(f"{function}: called while torch.compile is compiling (inside a "
+                         "compiled function, a Dynamo backend or a partitioner): tracing the "
+                         "model is a compile of its own, which would reset the running one; "
+                         "call it outside any compile")
     if not torch.is_grad_enabled():
-        raise ValueError(f"{function}: grad mode is off (torch.no_grad or inference_mode): "
-                         "there is no backward to partition")
+        raise ValueError(f"{function}: grad mode is off (torch.no_grad or inference_mode, or "
+                         "inside AOTAutograd's partitioner): there is no backward to partition")
+    # A torch.compile'd module or function: trace what it wraps, as torch.compile would.
+    fn_or_module = getattr(fn_or_module, "_orig_mod", fn_or_module)
     joints: list[Joint] = []
     record = _recorder(joints)
     if via == "aot":
@@ -126,9 +149,14 @@ def trace(function: str, fn_or_module: Any, args: tuple, kwargs: dict, *, via: s
         num_graphs, breaks = _trace_dynamo(fn_or_module, args, kwargs, record, dynamic)
         captured = Captured(joints, via="dynamo", num_dynamo_graphs=num_graphs,
                             graph_breaks=breaks)
+    if not joints and captured.num_dynamo_graphs == 0 and captured.graph_breaks:
+        raise ValueError(f"{function}: Dynamo compiled no graph of the call and ran it eagerly "
+                         f"(graph breaks: {'; '.join(captured.graph_breaks[:3])}); via='aot' "
+                         "traces it without Dynamo")
     if not joints:
         raise ValueError(f"{function}: AOTAutograd produced no joint graph: no input or "
-                         "parameter requires grad, or no output depends on one")
+                         "parameter requires grad, or no output that is a tensor depends on "
+                         "one")
     if via == "aot" and isinstance(fn_or_module, torch.nn.Module):
         _mark_parameters_static(joints[0], args)
     return captured
@@ -161,7 +189,6 @@ def _boxed(gm, _example_inputs):
 def _trace_dynamo(fn_or_module, args, kwargs, record, dynamic: bool) -> tuple[int, list[str]]:
     """Run the call under torch.compile with a backend that counts Dynamo's graphs and hands
     each to AOTAutograd with ``record`` as its partitioner: (graphs, graph-break reasons)."""
-    target = getattr(fn_or_module, "_orig_mod", fn_or_module)  # already torch.compile'd
     aot = _torch_compat.aot_autograd_backend(fw_compiler=_boxed, bw_compiler=_boxed,
                                              partition_fn=record)
     num_graphs = 0
@@ -172,23 +199,39 @@ def _trace_dynamo(fn_or_module, args, kwargs, record, dynamic: bool) -> tuple[in
         return aot(gm, example_inputs)
 
     torch.compiler.reset()
+    before = {name: _torch_compat.dynamo_counter(name) for name in _BREAK_COUNTERS}
     try:
         with _torch_compat.quiet_copies():
-            torch.compile(target, backend=backend, dynamic=dynamic)(*args, **kwargs)
-        breaks = _torch_compat.dynamo_graph_breaks()
+            torch.compile(fn_or_module, backend=backend, dynamic=dynamic)(*args, **kwargs)
+        breaks = _new_reasons("graph_break", before)
+        if num_graphs == 0 and not breaks:  # a skipped frame counts its reasons apart
+            breaks = _new_reasons("unimplemented", before)
     except Exception:
         # Dynamo reports a model's own error (a shape mismatch met on fake tensors) wrapped
         # in its own; the eager call raises it as the user knows it. When eager succeeds,
         # the failure is Dynamo's and propagates as it came.
         torch.compiler.reset()
         try:
-            target(*args, **kwargs)
+            fn_or_module(*args, **kwargs)
         except Exception as own:
             raise own from None
         raise
     finally:
         torch.compiler.reset()
     return num_graphs, breaks
+
+
+_BREAK_COUNTERS = ("graph_break", "unimplemented")
+
+
+def _new_reasons(name: str, before: dict) -> list[str]:
+    """The first lines of the reasons Dynamo counted under ``name`` since ``before`` (its
+    counters outlive ``torch.compiler.reset``), each once, in order."""
+    seen = before[name]
+    lines = [reason.strip().splitlines()[0] for reason, count
+             in _torch_compat.dynamo_counter(name).items()
+             if count > seen.get(reason, 0) and reason.strip()]
+    return list(dict.fromkeys(lines))
 
 
 def _trace_aot(fn_or_module, args, record) -> None:

@@ -19,6 +19,9 @@ from typing import Any
 import numpy as np
 import torch
 
+from fusioncut._files import plot_problem
+from fusioncut._validate import shown
+
 __all__ = ["bytes_chart", "byte_unit", "plot_pareto", "time_unit"]
 
 _PALETTE = {"fusioncut": "#2f855a", "torch min-cut": "#dd6b20", "default_partition": "#718096"}
@@ -39,6 +42,12 @@ def time_unit(largest: float) -> tuple[float, str]:
         if largest < scale * 1000:
             return scale, name
     return 1.0, "s"
+
+
+def _check_path(function: str, path: Any) -> None:
+    problem = plot_problem(path)
+    if problem is not None:
+        raise ValueError(f"{function}: path {shown(path)}: {problem}")
 
 
 def _pyplot():
@@ -66,7 +75,10 @@ def bytes_chart(report: Any, path: str | Path, *, top_ops: int = 8,
     """Bar chart: activations and traffic per method, and activations per op per method.
 
     Needs matplotlib (``pip install matplotlib``); the format follows ``path``'s extension.
+    Rejects a ``path`` that is no .png, .svg or .pdf file or cannot be written
+    (``ValueError``), before anything is drawn.
     """
+    _check_path("bytes_chart", path)
     plt = _pyplot()
     methods = [m for m in report.methods if m.error is None]
     names = [m.method for m in methods]
@@ -133,7 +145,10 @@ _METHODS = (("fusioncut", "fusioncut at budgets", _PALETTE["fusioncut"], "o", 36
 def plot_pareto(report: Any, path: str | Path, title: str = "") -> Path:
     """Recompute time and estimated peak against saved activation memory: fusioncut's
     frontier and both partitioners' plans at each budget, each labelled with the budgets
-    that chose it (PNG or SVG by the extension; needs matplotlib)."""
+    that chose it (PNG, SVG or PDF by the extension; needs matplotlib). Rejects a ``path``
+    that is no .png, .svg or .pdf file or cannot be written (``ValueError``), before anything
+    is drawn."""
+    _check_path("plot_pareto", path)
     plt = _pyplot()
     points = {attr: [(r.budget, getattr(r, attr)) for r in report.rows
                      if getattr(r, attr).error is None] for attr, *_ in _METHODS}

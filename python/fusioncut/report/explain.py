@@ -45,11 +45,12 @@ def explain(fn_or_module: Any, *args: Any, options: Options | None = None,
     seconds, so explain one capture under several options that way.
     A keyword input named ``options``, ``compare`` or ``via`` must be given positionally.
 
-    Rejects: ``fn_or_module`` that is neither an ``nn.Module`` nor callable (``TypeError``),
-    inputs from which no backward follows (``ValueError``), ``options`` that is not an
-    ``Options`` or ``compare`` that is not a bool (``TypeError``), and a model every graph of
-    which fusioncut hands to PyTorch (``ValueError`` naming the construct). Errors raised by
-    the user's model propagate unchanged.
+    Rejects: what ``capture`` rejects (``fn_or_module`` that is neither an ``nn.Module`` nor
+    callable, or a module class; a bad ``via``; a call inside a running compile; inputs from
+    which no backward follows), ``options`` that is not an ``Options`` or ``compare`` that is
+    not a bool (``TypeError``), and a model every graph of which fusioncut hands to PyTorch
+    (``ValueError`` naming the construct). Errors raised by the user's model propagate
+    unchanged.
     """
     _check_options("explain", options, compare)
     captured = trace("explain", fn_or_module, args, kwargs, via=via)

@@ -20,9 +20,11 @@ from __future__ import annotations
 
 import enum
 import json
+import math
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from fusioncut._validate import check_number
 from fusioncut.report.text import format_report
 
 METHODS = ("fusioncut", "torch min-cut", "default_partition")
@@ -276,5 +278,10 @@ class Report:
     def format(self, max_rows: int | None = 20, clip: int | None = 100) -> str:
         """The report as terminal tables; ``max_rows=None`` lists every row, ``clip=None``
         prints every reason whole (else cut at ``clip`` characters; ``values`` and
-        ``to_json`` always hold them whole)."""
+        ``to_json`` always hold them whole). Rejects ``max_rows`` that is not None or an int
+        ``>= 0`` and ``clip`` that is not None or an int ``>= 2`` (``ValueError``)."""
+        for name, value, lo in (("max_rows", max_rows, 0), ("clip", clip, 2)):
+            if value is not None:
+                check_number("Report.format", name, value, lo, math.inf, integer=True,
+                             valid=f"None or an integer >= {lo}")
         return format_report(self, max_rows, clip)

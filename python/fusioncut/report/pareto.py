@@ -31,6 +31,7 @@ from __future__ import annotations
 import copy
 import dataclasses
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -38,6 +39,7 @@ import numpy as np
 import torch.fx as fx
 
 from fusioncut import _torch_compat
+from fusioncut._validate import check_number, shown
 from fusioncut.budget import Frontier, FrontierPoint, choose, saved_activation_bytes
 from fusioncut.decision import Decision, decide_module, frontier_of
 from fusioncut.decision import pareto as joint_frontier
@@ -50,7 +52,7 @@ from fusioncut.report.capture import trace
 from fusioncut.report.compare import torch_extras, torch_setting
 from fusioncut.report.text import format_bytes, format_seconds, table
 
-__all__ = ["BUDGETS", "BudgetRow", "ParetoReport", "PlanScore", "combine_pareto",
+__all__ = ["BUDGETS", "BudgetRow", "ParetoReport", "PlanScore", "check_budgets", "combine_pareto",
            "format_pareto", "pareto", "pareto_dict", "pareto_report", "score_saved",
            "torch_budget_plan"]
 
@@ -177,20 +179,20 @@ def pareto(target: Any, *args: Any, num_fwd_outputs: int | None = None,
     in hand (``decision.pareto``: every plan with its saved set).
 
     Recomputation is priced on ``options.device`` (the "h100" preset when None); a memory
-    target in ``options`` is ignored (every budget is scored). Rejects what ``explain``
-    rejects, and a budget outside [0, 1] (``ValueError``)."""
+    target in ``options`` is ignored (every budget is scored).
+
+    Rejects what ``explain`` rejects, ``budgets`` that is not a non-empty sequence of numbers
+    in [0, 1] (``ValueError`` naming the entry) and a ``compare`` that is not a bool
+    (``TypeError``)."""
     if num_fwd_outputs is not None:
         return joint_frontier(target, *args, num_fwd_outputs=num_fwd_outputs, options=options,
                               **kwargs)
     if options is not None and not isinstance(options, Options):
         raise TypeError(f"pareto: options must be a fusioncut.Options, got "
                         f"{type(options).__name__}")
-    budgets = tuple(budgets)
-    bad = [b for b in budgets if isinstance(b, bool) or not isinstance(b, (int, float))
-           or not 0.0 <= b <= 1.0]
-    if not budgets or bad:
-        raise ValueError(f"pareto: budgets = {bad or list(budgets)!r} is invalid; expected "
-                         "numbers in [0, 1]")
+    if not isinstance(compare, bool):
+        raise TypeError(f"pareto: compare must be True or False, got {shown(compare)}")
+    budgets = check_budgets(budgets)
     captured = trace("pareto", target, args, kwargs, via=via)
     parts = [pareto_report(j.joint_module, j.joint_inputs, num_fwd_outputs=j.num_fwd_outputs,
                            static_lifetime_input_indices=j.static_lifetime_input_indices,
@@ -199,6 +201,21 @@ def pareto(target: Any, *args: Any, num_fwd_outputs: int | None = None,
     report = combine_pareto(parts)
     report.graph_breaks = list(captured.graph_breaks)
     return report
+
+
+def check_budgets(budgets: Any) -> tuple[float, ...]:
+    """``budgets`` as a tuple, or ``ValueError`` naming it: a non-empty iterable (not a string)
+    of numbers in [0, 1], compared exactly (a 10**400 or NaN is refused, never converted)."""
+    if isinstance(budgets, (str, bytes)) or not isinstance(budgets, Iterable):
+        raise ValueError(f"pareto: budgets = {shown(budgets)} is invalid; expected a sequence "
+                         "of numbers in [0, 1]")
+    budgets = tuple(budgets)
+    if not budgets:
+        raise ValueError("pareto: budgets = () is invalid; expected at least one number in "
+                         "[0, 1]")
+    for k, b in enumerate(budgets):
+        check_number("pareto", f"budgets[{k}]", b, 0, 1)
+    return tuple(float(b) for b in budgets)
 
 
 def pareto_report(joint_module: fx.GraphModule, joint_inputs: Any = None, *,
@@ -210,6 +227,9 @@ def pareto_report(joint_module: fx.GraphModule, joint_inputs: Any = None, *,
     if not isinstance(options, Options):
         raise TypeError(f"pareto: options must be a fusioncut.Options, got "
                         f"{type(options).__name__}")
+    if not isinstance(compare, bool):
+        raise TypeError(f"pareto: compare must be True or False, got {shown(compare)}")
+    budgets = check_budgets(budgets)
     runtime = dataclasses.replace(options, memory_budget=None, memory_budget_bytes=None,
                                   peak_memory_bytes=None)
     decision = decide_module(joint_module, num_fwd_outputs, static_lifetime_input_indices,

@@ -36,6 +36,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from fusioncut._validate import shown
 from fusioncut.graph import Role
 from fusioncut.report.build import adjacency, shape_of
 from fusioncut.report.charts import bytes_chart, plot_pareto
@@ -222,6 +223,8 @@ def _layout(g: Any, why: dict[str, str], hops: int, max_columns: int, focus: str
     frontier = set(core)
     for _ in range(hops):
         nxt = {u for v in frontier for u in users[v] + inputs[v] if own[u] and u not in region}
+        if not nxt:  # the whole component is in: more hops add nothing (hops may be 10**400)
+            break
         region |= nxt
         frontier = nxt
     # Columns that hold a region node; up to MAX_MERGE neighbouring columns merge into one
@@ -294,12 +297,12 @@ def cut_svg(report: Any, *, graph: int | None = None, hops: int = 1, max_columns
     if g is None or g.decision is None or g.bw_module is None:
         raise ValueError("cut_svg: the report carries no decision (was it loaded from JSON?)")
     if not isinstance(hops, int) or isinstance(hops, bool) or hops < 0:
-        raise ValueError(f"cut_svg: hops = {hops!r} is invalid; expected an integer >= 0")
+        raise ValueError(f"cut_svg: hops = {shown(hops)} is invalid; expected an integer >= 0")
     if not isinstance(max_columns, int) or isinstance(max_columns, bool) or max_columns < 1:
-        raise ValueError(f"cut_svg: max_columns = {max_columns!r} is invalid; expected an "
+        raise ValueError(f"cut_svg: max_columns = {shown(max_columns)} is invalid; expected an "
                          "integer >= 1")
     if not isinstance(width, int) or isinstance(width, bool) or width < 2 * NODE_W:
-        raise ValueError(f"cut_svg: width = {width!r} is invalid; expected an integer >= "
+        raise ValueError(f"cut_svg: width = {shown(width)} is invalid; expected an integer >= "
                          f"{2 * NODE_W} (pixels)")
     index = report.graphs.index(g)
     values = [v for v in report.values if v.graph == index]
