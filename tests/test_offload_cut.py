@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import json
 import logging
 import os
 import subprocess
@@ -32,6 +33,7 @@ import fusioncut
 from fusioncut import _torch_compat
 from fusioncut._solver import min_node_cut
 from fusioncut.budget import BudgetWarning
+from fusioncut.cli import main
 from fusioncut.device import PRESETS
 from fusioncut.models import GPT, gpt_config, gpt_inputs
 from fusioncut.network import FlowNetwork, add_chains
@@ -496,3 +498,30 @@ def test_reports_show_the_three_way_frontier_and_say_why_a_value_went_to_the_hos
     assert pareto_dict(pareto)["rows"][1]["fusioncut"]["offloaded_bytes"] == row.offloaded_bytes
     pytest.importorskip("matplotlib")
     assert plot_pareto(pareto, tmp_path / "p.png").stat().st_size > 0
+
+
+def test_pareto_command_offloads_under_auto(tmp_path, monkeypatch, capsys):
+    (tmp_path / "mlp_model.py").write_text(
+        "import torch\n"
+        "class M(torch.nn.Module):\n"
+        "    def __init__(self):\n"
+        "        super().__init__()\n"
+        "        torch.manual_seed(0)\n"
+        "        self.w1 = torch.nn.Parameter(torch.randn(32, 32))\n"
+        "        self.w2 = torch.nn.Parameter(torch.randn(32, 32))\n"
+        "    def forward(self, x):\n"
+        "        h = torch.mm(torch.mm(x, self.w1).relu(), self.w2).sin()\n"
+        "        return (torch.mm(h, self.w1).tanh() ** 2).sum()\n"
+        "def make():\n"
+        "    return M()\n")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    out = tmp_path / "p.json"
+    assert main(["pareto", "mlp_model:make", "--input", "512x32", "--budgets", "0,1",
+                 "--offload", "auto", "--no-compare", "--json", str(out)]) == 0
+    rows = json.loads(out.read_text())["rows"]
+    assert rows[0]["fusioncut"]["offloaded_bytes"] > 0 == rows[1]["fusioncut"]["offloaded_bytes"]
+    assert "offloaded" in capsys.readouterr().out
+    with pytest.raises(SystemExit) as exit_info:
+        main(["pareto", "mlp_model:make", "--input", "512x32", "--offload", "always"])
+    assert exit_info.value.code == 2

@@ -214,7 +214,8 @@ def options_from_args(args):
         device = resolve_device(getattr(args, "device", None), "--device")
     except ValueError as e:
         raise CliError(str(e)) from None
-    return Options(mode=args.mode, device=device, memory_budget=getattr(args, "budget", None))
+    return Options(mode=args.mode, device=device, memory_budget=getattr(args, "budget", None),
+                   offload=getattr(args, "offload", None))
 
 
 def write_outputs(report, args, title: str) -> None:

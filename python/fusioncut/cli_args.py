@@ -154,6 +154,10 @@ def add_output_args(p: argparse.ArgumentParser) -> None:
 def add_partition_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--mode", choices=["runtime", "memory"], default="runtime",
                    help="fusioncut.Options.mode (default runtime)")
+    p.add_argument("--offload", choices=["never", "tagged", "auto"], default=None,
+                   help="fusioncut.Options.offload: auto lets the cut offload to host memory "
+                        "under a memory target (default: never, or auto under torch's "
+                        "enable_activation_offloading)")
     p.add_argument("--no-compare", action="store_true",
                    help="skip PyTorch's min-cut partitioner and default_partition")
     p.add_argument("--traceback", action="store_true", help="show Python tracebacks")
