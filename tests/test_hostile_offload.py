@@ -11,9 +11,9 @@ on every kind of node, torch's ``enable_activation_offloading`` and its side str
   ``MUST_SAVE`` and marked nothing, so ``Options(offload="tagged")`` moved nothing; a mark on an
   input with torch's side stream on a CPU failed at run time ("Accelerator expected"): now the
   chosen values move, and the side stream on a CPU is refused by name before anything runs;
-- the transfer prices (``offload.exposed_seconds`` and its kin) take negative, NaN, 10**400 and
-  string byte counts: strict xfails for the offload planning's owner (offload.py is being
-  rewritten; the fix belongs there).
+- the transfer prices (``offload.exposed_seconds`` and its kin) took negative, NaN, 10**400 and
+  string byte counts and an overlap of any type: now a ``ValueError`` / ``TypeError`` naming the
+  function and the argument.
 """
 
 from __future__ import annotations
@@ -258,16 +258,12 @@ def test_side_stream_on_a_cpu_is_refused_before_anything_runs(joint, name):
                                            target=torch.ops.ao.offload.default)
 
 
-# --- the transfer prices (offload.py, owned by the offload planning rewrite) -----------------------
+# --- the transfer prices (offload.py) ---------------------------------------------------------
 
 
 _PRICES = [transfer_seconds, exposed_seconds, exposed_byte_equivalents]
 
 
-@pytest.mark.xfail(strict=True, reason="offload.py's prices take any byte count: -5 gives "
-                                       "negative seconds, NaN, None, '5' and True are read as "
-                                       "numbers, 10**400 raises OverflowError; validating nbytes "
-                                       "belongs to the offload planning rewrite (wt-i20)")
 @pytest.mark.parametrize("nbytes", [-5, math.nan, None, "5", True, 10**400],
                          ids=["negative", "nan", "None", "str", "bool", "10**400"])
 def test_transfer_prices_name_a_bad_byte_count(nbytes):
@@ -276,9 +272,6 @@ def test_transfer_prices_name_a_bad_byte_count(nbytes):
             price(nbytes, H100)
 
 
-@pytest.mark.xfail(strict=True, reason="exposed_seconds reads overlap.forward of anything: a "
-                                       "string or None is an AttributeError naming nothing; "
-                                       "belongs to the offload planning rewrite (wt-i20)")
 @pytest.mark.parametrize("overlap", ["both", None], ids=["str", "None"])
 def test_transfer_prices_name_a_bad_overlap(overlap):
     with pytest.raises(TypeError, match="exposed_seconds: overlap"):

@@ -243,9 +243,35 @@ def _link(device: Device, function: str) -> float:
     return device.host_bandwidth
 
 
+def _byte_counts(nbytes, function: str) -> np.ndarray:
+    """``nbytes`` as float64, or a ``ValueError`` naming it: a number or array of numbers,
+    finite and >= 0 (bools, strings, None and integers beyond float64 are not byte counts)."""
+    counts = None
+    if not isinstance(nbytes, (bool, np.bool_, str, bytes)) and nbytes is not None:
+        try:
+            raw = np.asarray(nbytes)
+        except (TypeError, ValueError, OverflowError):
+            raw = None
+        if raw is not None and raw.dtype.kind in "iuf":
+            counts = raw.astype(np.float64)
+    if counts is None or not np.isfinite(counts).all() or (counts < 0).any():
+        shown = repr(nbytes)
+        shown = shown if len(shown) <= 40 else shown[:37] + "..."
+        raise ValueError(f"{function}: nbytes = {shown} is not a byte count (a number or an "
+                         "array of numbers, finite and >= 0)")
+    return counts
+
+
+def _overlap(overlap, function: str) -> Overlap:
+    if not isinstance(overlap, Overlap):
+        raise TypeError(f"{function}: overlap must be a fusioncut.offload.Overlap, got "
+                        f"{type(overlap).__name__}")
+    return overlap
+
+
 def transfer_seconds(nbytes, device: Device):
     """Seconds the host link is busy moving ``nbytes`` one way (array or scalar)."""
-    return np.asarray(nbytes, dtype=np.float64) / _link(device, "transfer_seconds")
+    return _byte_counts(nbytes, "transfer_seconds") / _link(device, "transfer_seconds")
 
 
 def exposed_seconds(nbytes, device: Device, overlap: Overlap = Overlap()):
@@ -253,7 +279,12 @@ def exposed_seconds(nbytes, device: Device, overlap: Overlap = Overlap()):
     takes ``nbytes / host_bandwidth``, of which the fraction ``offload_hidden`` runs under
     compute when ``overlap`` lets that direction overlap. The link is shared: whether the
     hidden part really fits under the compute of one step is the caller's check."""
-    one_way = np.asarray(nbytes, dtype=np.float64) / _link(device, "exposed_seconds")
+    return _exposed(nbytes, device, overlap, "exposed_seconds")
+
+
+def _exposed(nbytes, device: Device, overlap: Overlap, function: str):
+    overlap = _overlap(overlap, function)
+    one_way = _byte_counts(nbytes, function) / _link(device, function)
     exposed = 1.0 - device.offload_hidden
     return one_way * ((exposed if overlap.forward else 1.0)
                       + (exposed if overlap.backward else 1.0))
@@ -263,4 +294,4 @@ def exposed_byte_equivalents(nbytes, device: Device, overlap: Overlap = Overlap(
     """``exposed_seconds`` as the bytes the device moves in that time: the unit of the cut, so
     that ``min(lam * nbytes, exposed_byte_equivalents(nbytes))`` is an offloadable value's
     price under a memory target (before the cost model's scale)."""
-    return exposed_seconds(nbytes, device, overlap) * device.bandwidth
+    return _exposed(nbytes, device, overlap, "exposed_byte_equivalents") * device.bandwidth
