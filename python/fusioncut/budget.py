@@ -31,6 +31,7 @@ A target below the least plan gives the least plan and a ``BudgetWarning`` namin
 
 from __future__ import annotations
 
+import math
 import warnings
 from dataclasses import dataclass
 
@@ -39,17 +40,20 @@ import numpy as np
 from fusioncut.budget_plans import (
     BudgetNetwork, FrontierPoint, budget_network, saved_activation_bytes,
 )
+from fusioncut._log import format_bytes, logger
 from fusioncut.budget_reach import Generator
 from fusioncut.cost import CostModel
 from fusioncut.device import Device
 from fusioncut.graph import JointGraph
+from fusioncut.options import PEAK_MARGIN
 
-__all__ = ["BudgetChoice", "BudgetWarning", "Frontier", "FrontierPoint", "budget_network",
-           "choose", "frontier", "saved_activation_bytes"]
+__all__ = ["PEAK_MARGIN", "BudgetChoice", "BudgetWarning", "Frontier", "FrontierPoint",
+           "budget_network", "choose", "frontier", "raised", "saved_activation_bytes"]
 
 
 class BudgetWarning(UserWarning):
-    """A memory target no plan meets: fusioncut used the least-memory plan it found."""
+    """A memory target no plan meets (fusioncut used the least-memory plan it found), or a
+    peak target the chosen plan meets only within the estimate's margin."""
 
 
 @dataclass(frozen=True)
@@ -60,13 +64,22 @@ class BudgetChoice:
     frontier: Frontier
     point: FrontierPoint
     gap: int  # bytes by which the least plan misses the target (0 when it fits)
+    margin: float = 0.0  # the fraction a measured peak may exceed the estimate
+    within_margin: bool = False  # a peak target the estimate meets, the raised one does not
+
+    @property
+    def expected_peak(self) -> tuple[int, int]:
+        """The estimated peak and the most a measured peak is expected to reach."""
+        return self.point.peak.peak, raised(self.point.peak.peak, self.margin)
 
 
 def choose(front: Frontier, *, memory_budget: float | None = None,
            memory_budget_bytes: int | None = None, peak_memory_bytes: int | None = None,
-           stacklevel: int = 3) -> BudgetChoice:
+           peak_margin: float = PEAK_MARGIN, stacklevel: int = 3) -> BudgetChoice:
     """The frontier's plan for one memory target (exactly one must be given); warns
-    ``BudgetWarning`` naming the gap when no plan meets it."""
+    ``BudgetWarning`` naming the gap when no plan meets it, or when a peak target is met only
+    within ``peak_margin``; logs (INFO) the plan and how close its peak is expected to come."""
+    within = False
     if memory_budget is not None:
         point, gap = front.for_budget(memory_budget), 0
         target = f"memory_budget = {memory_budget:g}"
@@ -74,14 +87,28 @@ def choose(front: Frontier, *, memory_budget: float | None = None,
         point, gap = front.for_bytes(memory_budget_bytes)
         target = f"memory_budget_bytes = {memory_budget_bytes}"
     else:
-        point, gap = front.for_peak(peak_memory_bytes)
+        point, over = front.for_peak(peak_memory_bytes, peak_margin)
+        gap = max(0, point.peak.peak - peak_memory_bytes)
+        within = over > 0 and not gap
         target = f"peak_memory_bytes = {peak_memory_bytes}"
+    choice = BudgetChoice(target=target, frontier=front, point=point, gap=gap,
+                          margin=peak_margin, within_margin=within)
+    low, high = choice.expected_peak
     if gap:
         what = "estimated peak" if memory_budget_bytes is None else "saved bytes"
         warnings.warn(BudgetWarning(
             f"fusioncut: {target} is below the least any plan reaches; using the least-memory "
             f"plan ({what} {gap} bytes over the target)"), stacklevel=stacklevel)
-    return BudgetChoice(target=target, frontier=front, point=point, gap=gap)
+    elif within:
+        warnings.warn(BudgetWarning(
+            f"fusioncut: {target} is met only within the estimate's margin: the least-memory "
+            f"plan's estimated peak is {low} bytes, and measured peaks have come up to "
+            f"{peak_margin:.0%} above the estimate ({high} bytes)"), stacklevel=stacklevel)
+    logger.info("%s: saves %s, recomputes %.3g us, estimated peak %s (measured peaks run up "
+                "to %.0f%% above the estimate: expect at most %s)", target,
+                format_bytes(point.saved_bytes), point.recompute_seconds * 1e6,
+                format_bytes(low), 100 * peak_margin, format_bytes(high))
+    return choice
 
 
 class Frontier:
@@ -104,14 +131,17 @@ class Frontier:
         self.generator = generator
         top = len(generator.points) - 1
         anchors, where, dropped = [runtime], [top], []
+        self._ties: dict[int, FrontierPoint] = {}  # id(point): the plan saving least at its peak
         for k in range(top, -1, -1):
             p, last = generator.points[k], anchors[-1]
             if np.array_equal(p.saved, runtime.saved):
                 where[0] = k  # the runtime plan is also a cut of the sweep
-            elif p.saved_bytes < last.saved_bytes and p.peak.peak <= last.peak.peak:
+            elif p.saved_bytes < last.saved_bytes and p.peak.peak < last.peak.peak:
                 anchors.append(p)
                 where.append(k)
             else:
+                if p.saved_bytes < last.saved_bytes and p.peak.peak == last.peak.peak:
+                    self._tie(last, p)
                 dropped.append(p)
         self.anchors = anchors
         self._where = where  # the sweep cut behind each anchor (runtime: the top cut)
@@ -119,6 +149,7 @@ class Frontier:
         self.candidates = len(generator.cuts)  # distinct cuts the sweep found
         self.solves = generator.solves
         self._gaps: dict[int, tuple] = {}  # anchor gap: (kept points, candidates, next)
+        self._shadowed: set[int] = set()  # anchors a gap plan peaking no higher recomputes less
         self._plans: list[FrontierPoint] | None = None
 
     @property
@@ -135,7 +166,8 @@ class Frontier:
         out = [self.anchors[0]]
         for k in range(1, len(self.anchors)):
             out += self._gap(k)
-            out.append(self.anchors[k])
+            if k not in self._shadowed:
+                out.append(self.anchors[k])
         return out
 
     @property
@@ -157,7 +189,7 @@ class Frontier:
         bytes, before any peak filter: the sweep's cuts, the knapsack's plan between the
         neighbouring cuts and the bounded search above their edge (``Generator.best_within``),
         and the runtime plan. None when no plan saves that little. Built per call (tens of
-        milliseconds on a 10k-node graph); a target chooses from ``points``."""
+        milliseconds on a 10k-node graph); ``memory_budget_bytes`` takes it."""
         best = self.generator.best_within(limit)
         runtime = self.runtime
         if runtime.saved_bytes <= limit and (
@@ -185,9 +217,11 @@ class Frontier:
 
     def _walk(self, k: int):
         """The points strictly between anchors k - 1 and k, evaluated as they are reached:
-        each plan in reach between them that saves fewer bytes than the point before it,
-        peaks no higher and recomputes no less, and saves more and peaks no lower than
-        anchor k."""
+        each plan in reach between them that saves fewer bytes, peaks lower and recomputes no
+        less than the point before it (a plan that does not lower the peak buys nothing), and
+        saves more than anchor k. A plan peaking no higher than anchor k shadows it: anchor k
+        recomputes more for no lower a peak, and is no point (the least plan excepted: a plan
+        peaking no higher than it is left out instead)."""
         if k not in self._gaps:
             self._gaps[k] = ([], self._candidates(self._where[k], self._where[k - 1]), [0])
         kept, todo, at = self._gaps[k]
@@ -203,11 +237,20 @@ class Frontier:
             q = self._point(entry)
             if q.saved.tobytes() in seen or not (
                     lo.saved_bytes < q.saved_bytes < last.saved_bytes
-                    and lo.peak.peak <= q.peak.peak <= last.peak.peak
                     and q.recompute_seconds >= last.recompute_seconds):
                 continue
+            if q.peak.peak >= last.peak.peak:
+                if q.peak.peak == last.peak.peak:
+                    self._tie(last, q)
+                continue
+            if q.peak.peak <= lo.peak.peak and k == len(self.anchors) - 1:
+                continue  # the least plan ends the frontier: budget 0 is its saved bytes
             seen.add(q.saved.tobytes())
             kept.append(q)
+            if q.peak.peak <= lo.peak.peak:
+                self._shadowed.add(k)
+                if q.peak.peak == lo.peak.peak:
+                    self._tie(q, lo)
             yield q
 
     def _gap(self, k: int) -> list[FrontierPoint]:
@@ -215,15 +258,24 @@ class Frontier:
         return list(self._walk(k))
 
     def _first(self, fits) -> FrontierPoint:
-        """The first point (least recomputation) that ``fits``, walking one gap at most."""
+        """The first point (least recomputation) that ``fits``, walking the gaps before the
+        first anchor that fits (a fit is monotone along the points, so at most one gap holds
+        it, unless that anchor is shadowed)."""
         for k, anchor in enumerate(self.anchors):
             if fits(anchor):
                 if k > 0:
                     for q in self._walk(k):
                         if fits(q):
                             return q
-                return anchor
-        return self.anchors[-1]
+                if k not in self._shadowed:
+                    return anchor
+        return self.least
+
+    def _tie(self, point: FrontierPoint, other: FrontierPoint) -> None:
+        """Record ``other``, a plan at ``point``'s estimated peak that saves fewer bytes."""
+        known = self._ties.get(id(point))
+        if known is None or other.saved_bytes < known.saved_bytes:
+            self._ties[id(point)] = other
 
     def for_budget(self, b: float) -> FrontierPoint:
         """The plan for ``memory_budget = b`` (PyTorch's meaning: 0 the least memory, 1 the
@@ -233,16 +285,29 @@ class Frontier:
         return self._first(lambda p: p.saved_bytes <= target + 0.5)
 
     def for_bytes(self, limit: int) -> tuple[FrontierPoint, int]:
-        """The plan that recomputes least among those saving at most ``limit`` bytes, and
-        by how many bytes it misses (0 when it fits)."""
-        point = self._first(lambda p: p.saved_bytes <= limit)
-        return point, max(0, point.saved_bytes - limit)
+        """The plan that recomputes least among those in reach saving at most ``limit``
+        bytes (``best_within``: the knapsack between the sweep's cuts and the search above
+        their edge, not only the points), and by how many bytes it misses (0 when it fits;
+        below the least plan, the least plan)."""
+        best = self.best_within(limit)
+        if best is None:
+            best = self.least
+        return best, max(0, best.saved_bytes - limit)
 
-    def for_peak(self, limit: int) -> tuple[FrontierPoint, int]:
-        """The plan that recomputes least among those whose estimated peak fits ``limit``,
-        and by how many bytes it misses."""
-        point = self._first(lambda p: p.peak.peak <= limit)
-        return point, max(0, point.peak.peak - limit)
+    def for_peak(self, limit: int, margin: float = 0.0) -> tuple[FrontierPoint, int]:
+        """The plan that recomputes least among the points whose estimated peak, raised by
+        ``margin`` (the fraction a measured peak may exceed the estimate), fits ``limit``;
+        among plans at that estimated peak, the one that saves least (an estimate that ties
+        does not see the bytes; the measured peak does). Returns it and by how many bytes its
+        raised estimate misses the limit (0 when it fits)."""
+        point = self._first(lambda p: raised(p.peak.peak, margin) <= limit)
+        point = self._ties.get(id(point), point)
+        return point, max(0, raised(point.peak.peak, margin) - limit)
+
+
+def raised(peak: int, margin: float) -> int:
+    """``peak`` raised by the fraction ``margin``, in whole bytes."""
+    return int(math.ceil(peak * (1.0 + margin)))
 
 
 _PLANS_PER_GAP = 48  # plans a sweep gap offers (spread evenly over its reachable bytes)

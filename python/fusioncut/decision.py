@@ -308,7 +308,8 @@ def _apply_budget(decision: Decision, options: Options) -> None:
     """Replace the runtime plan by the frontier's plan for the memory target."""
     choice = choose(frontier_of(decision, options), memory_budget=options.memory_budget,
                     memory_budget_bytes=options.memory_budget_bytes,
-                    peak_memory_bytes=options.peak_memory_bytes, stacklevel=5)
+                    peak_memory_bytes=options.peak_memory_bytes,
+                    peak_margin=options.peak_margin, stacklevel=5)
     decision.runtime_saved = decision.saved
     decision.replace_saved(choice.point.saved)
     decision.budget = choice

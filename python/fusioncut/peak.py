@@ -33,12 +33,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from fusioncut.cost import materialized
 from fusioncut.graph import JointGraph, Role, Value
 from fusioncut.network import BACKWARD_ROLES
 from fusioncut.ops import OpKind
+from fusioncut.peak_extern import extern_memory
 
-__all__ = ["PeakEstimate", "estimate_peak", "phases", "recomputed"]
+__all__ = ["PeakEstimate", "PhaseEvents", "estimate_peak", "phase_events", "phases", "recomputed"]
 
 
 @dataclass(frozen=True)
@@ -56,8 +56,10 @@ class PeakEstimate:
 
 def phases(graph: JointGraph, saved: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """``(forward, backward, trigger)``: bool (n,) nodes each graph computes, and for a node
-    the backward computes, the graph index of the first backward node that needs it (its own
-    index for a node that depends on a tangent)."""
+    the backward computes, the graph index of the first backward node that needs its value
+    (its own index for a node that depends on a tangent; a node that reads only its sizes,
+    ``aten.sym_size``, counts only when nothing else needs it: Inductor computes sizes from
+    the shape symbols, not from the tensor)."""
     n = graph.num_nodes
     role = graph.role
     is_saved = np.zeros(n, dtype=bool)
@@ -69,6 +71,7 @@ def phases(graph: JointGraph, saved: np.ndarray) -> tuple[np.ndarray, np.ndarray
     saved_l = is_saved.tolist()
     forward = (role == Role.FORWARD).tolist()
     users = graph.user_lists()
+    metadata = (graph.kind == OpKind.SYMBOLIC).tolist()
     bw = [False] * n
     fw = list(forward)
     trigger = list(range(n))
@@ -78,16 +81,18 @@ def phases(graph: JointGraph, saved: np.ndarray) -> tuple[np.ndarray, np.ndarray
         if tangent_dependent[i]:
             bw[i] = True
             continue
-        first = n
+        first = first_value = n
         needed_in_fw = False
         for u in users[i]:
             if bw[u] and trigger[u] < first:
                 first = trigger[u]
+            if bw[u] and trigger[u] < first_value and not metadata[u]:
+                first_value = trigger[u]
             if fw[u]:
                 needed_in_fw = True
         if first < n and not saved_l[i]:
             bw[i] = True
-            trigger[i] = first
+            trigger[i] = first_value if first_value < n else first
         elif graph.bwd_output[i] and not saved_l[i] and not forward[i]:
             bw[i] = True  # a backward output computable from forward values alone
         if saved_l[i] or needed_in_fw or (live_out[i] and not bw[i]):
@@ -102,10 +107,43 @@ def recomputed(graph: JointGraph, saved: np.ndarray, split=None) -> np.ndarray:
     return np.flatnonzero(fw & bw & (graph.role == Role.FORWARD))
 
 
+@dataclass(frozen=True)
+class PhaseEvents:
+    """One phase of the walk: its storages' allocations and frees (in the phase's time: graph
+    index in the forward, schedule position in the backward; -1 for what exists when the
+    phase starts), each with the joint node behind it, and the transient workspaces of the
+    kernels that run in it. ``time[i]``: node i's time (-1 outside the phase)."""
+
+    time: np.ndarray
+    alloc_node: np.ndarray
+    alloc_t: np.ndarray
+    alloc_s: np.ndarray
+    in_place: np.ndarray  # bool per allocation: may take a dying input's storage (``_peak``)
+    free_node: np.ndarray
+    free_t: np.ndarray
+    free_s: np.ndarray
+    work_node: np.ndarray
+    work_t: np.ndarray
+    work_s: np.ndarray
+
+    def peak(self) -> int:
+        return _walk(self.alloc_t, self.alloc_s, self.free_t, self.free_s, self.in_place,
+                     (self.work_t, self.work_s))
+
+
 def estimate_peak(graph: JointGraph, saved: np.ndarray, numel: np.ndarray | None = None,
                   split=None) -> PeakEstimate:
     """The estimated peak of the plan saving the joint nodes ``saved`` (indices);
     ``split``: ``phases(graph, saved)`` when the caller has it."""
+    forward, backward, kept = phase_events(graph, saved, numel, split)
+    return PeakEstimate(forward_peak=forward.peak(), backward_peak=backward.peak(),
+                        kept_bytes=kept)
+
+
+def phase_events(graph: JointGraph, saved: np.ndarray, numel: np.ndarray | None = None,
+                 split=None) -> tuple[PhaseEvents, PhaseEvents, int]:
+    """The walk ``estimate_peak`` takes: the forward's and the backward's events, and the
+    bytes kept between them."""
     n = graph.num_nodes
     saved = np.asarray(saved, dtype=np.int64)
     fw, bw, trigger = phases(graph, saved) if split is None else split
@@ -113,29 +151,26 @@ def estimate_peak(graph: JointGraph, saved: np.ndarray, numel: np.ndarray | None
     base = graph.base
     idx = np.arange(n)
     tensor = (graph.value == Value.TENSOR) & (base == idx) & (graph.role > Role.CONSTANT)
-    # A fusing compiler writes only what some consumer cannot fuse, what is saved, and the
-    # outputs; a chain of pointwise ops stays in registers. In the backward a value read by
-    # more than one op is written too (Inductor realizes a buffer several kernels read rather
-    # than recompute it in each).
-    written = _written(graph)
-    written[base[saved]] = True
-    allocates = tensor & written
-    fan_out = np.diff(graph.user_ptr) > 1
-    src, dst = graph.edge_src, graph.edge_dst
+    dst = graph.edge_dst
     # aten.sym_size and its kin read a tensor's metadata, not its storage: no use of it.
     reads = graph.kind[dst] != OpKind.SYMBOLIC
+    ext = extern_memory(graph)
+    merged = ext.addmm >= 0  # a matmul Inductor runs inside the add that follows it
+    target = np.zeros(n, dtype=bool)
+    target[ext.addmm[merged]] = True
+    fusible = _fusible(graph) & ~target  # an add that becomes an addmm is an extern kernel
 
     # Forward: time = graph index.
     kept = np.zeros(n, dtype=bool)
     kept[base[saved]] = True
     kept[base[graph.fwd_output]] = True
     fw_edge = fw[dst] & reads
-    last_fw = np.full(n, -1, dtype=np.int64)
-    np.maximum.at(last_fw, base[src[fw_edge]], dst[fw_edge])
-    fw_alloc = fw & allocates
-    fw_peak, _ = _peak(idx[fw_alloc], size[fw_alloc],
-                       *_frees(last_fw, fw_alloc & ~kept, idx, size))
-    between = fw_alloc & kept
+    fw_time = np.where(fw, idx, -1)
+    fw_written = _written(graph, fw_edge, kept, fusible, target) & ~merged
+    fw_alloc = fw & tensor & fw_written
+    fw_stored = fw & fusible & fw_written & (base == idx)
+    last_fw = _last_use(graph, fw_edge, _kernel_time(
+        graph, fw & ((fusible & ~(fw_written & (base == idx))) | merged), fw_stored, fw_time))
 
     # Backward: time = position in (trigger, tangent-dependent last, graph index) order.
     order = np.lexsort((idx, np.isin(graph.role, BACKWARD_ROLES), trigger))
@@ -143,30 +178,96 @@ def estimate_peak(graph: JointGraph, saved: np.ndarray, numel: np.ndarray | None
     time = np.full(n, -1, dtype=np.int64)
     time[order] = np.arange(len(order))
     bw_edge = bw[dst] & reads
-    last_bw = np.full(n, -1, dtype=np.int64)
-    np.maximum.at(last_bw, base[src[bw_edge]], time[dst[bw_edge]])
     keep_to_end = np.zeros(n, dtype=bool)
     keep_to_end[base[graph.bwd_output]] = True
     keep_to_end[base[graph.fwd_output]] = True
+    bw_written = _written(graph, bw_edge, keep_to_end, fusible, target) & ~merged
+    bw_stored = bw & fusible & bw_written & (base == idx)
+    last_bw = _last_use(graph, bw_edge, _kernel_time(
+        graph, bw & ((fusible & ~(bw_written & (base == idx))) | merged), bw_stored, time))
+
+    # Layout copies of inputs: made at the forward's start, handed to the backward when it
+    # reads the input, freed after its last use.
+    copies = (ext.layout_copy > 0) & ((last_fw >= 0) | (last_bw >= 0))
+    to_bw = copies & (last_bw >= 0)
+    between = (fw_alloc & kept) | to_bw
     start = between & ((last_bw >= 0) | keep_to_end)
-    bw_alloc = bw & tensor & (written | fan_out) & ~start
-    alloc_t = np.concatenate([np.full(int(start.sum()), -1), time[bw_alloc]])
-    alloc_s = np.concatenate([size[start], size[bw_alloc]])
-    free_mask = (start | bw_alloc) & ~keep_to_end
-    free_t, free_s = _frees(last_bw, free_mask, time, size)
-    bw_peak, _ = _peak(alloc_t, alloc_s, free_t, free_s)
-    return PeakEstimate(forward_peak=int(fw_peak), backward_peak=int(bw_peak),
-                        kept_bytes=int(size[between].sum()))
+    bw_alloc = bw & tensor & bw_written & ~start
+    forward = _events(fw_time, np.concatenate([np.flatnonzero(copies), np.flatnonzero(fw_alloc)]),
+                      np.concatenate([np.full(int(copies.sum()), -1), idx[fw_alloc]]),
+                      fusible & ~copies, (fw_alloc & ~kept) | (copies & ~to_bw), last_fw,
+                      size, fw & (ext.workspace > 0), ext.workspace)
+    backward = _events(time, np.concatenate([np.flatnonzero(start), np.flatnonzero(bw_alloc)]),
+                       np.concatenate([np.full(int(start.sum()), -1), time[bw_alloc]]),
+                       fusible & ~start, (start | bw_alloc) & ~keep_to_end, last_bw, size,
+                       bw & (ext.workspace > 0), ext.workspace)
+    return forward, backward, int(size[between].sum())
 
 
-def _written(graph: JointGraph) -> np.ndarray:
-    """bool (n,): storages a fusing compiler writes to memory (``cost.materialized``, the
-    outputs included), computed once per graph."""
-    cached = graph.__dict__.get("_written")
+def _events(time, alloc_node, alloc_t, in_place, freed, last_use, size, working, workspace
+            ) -> PhaseEvents:
+    free_node = np.flatnonzero(freed)
+    free_t, free_s = _frees(last_use, freed, time, size)
+    work = np.flatnonzero(working)
+    return PhaseEvents(time=time, alloc_node=alloc_node, alloc_t=alloc_t,
+                       alloc_s=size[alloc_node], in_place=in_place[alloc_node],
+                       free_node=free_node, free_t=free_t, free_s=free_s, work_node=work,
+                       work_t=time[work], work_s=workspace[work])
+
+
+def _fusible(graph: JointGraph) -> np.ndarray:
+    """bool (n,): nodes a fusing compiler computes inside a kernel it generates (pointwise,
+    views), whose output may take the storage of an input that dies in the same kernel."""
+    cached = graph.__dict__.get("_peak_fusible")
     if cached is None:
-        cached = materialized(graph) | graph.bwd_output | graph.fwd_output
-        graph.__dict__["_written"] = cached
-    return cached.copy()
+        cached = graph.producer_fusible()
+        graph.__dict__["_peak_fusible"] = cached
+    return cached
+
+
+def _kernel_time(graph: JointGraph, inlined: np.ndarray, stored: np.ndarray,
+                 time: np.ndarray) -> np.ndarray:
+    """int64 (n,): when each node's value is computed: its own ``time`` for a node that is a
+    kernel of its own or the stored output of one, and for an ``inlined`` node (a fused op
+    whose value stays in registers, a view, a matmul merged into an add) the latest time of
+    the kernels that read it. Reads by an inlined node happen there: a storage it reads lives
+    until that kernel runs."""
+    when = time.tolist()
+    users = graph.user_lists()
+    reduction = (graph.kind == OpKind.REDUCTION).tolist()
+    metadata = (graph.kind == OpKind.SYMBOLIC).tolist()  # reads sizes, not the value
+    inlined_l = inlined.tolist()
+    for w in np.flatnonzero(inlined | stored)[::-1].tolist():
+        latest = when[w]
+        every = inlined_l[w]
+        for u in users[w]:
+            if (every or reduction[u]) and when[u] > latest and not metadata[u]:
+                latest = when[u]
+        when[w] = latest
+    return np.asarray(when, dtype=np.int64)
+
+
+def _last_use(graph: JointGraph, edge: np.ndarray, when: np.ndarray) -> np.ndarray:
+    """int64 (n,): per storage, the latest kernel time of a read along ``edge`` (-1: none)."""
+    last = np.full(graph.num_nodes, -1, dtype=np.int64)
+    np.maximum.at(last, graph.base[graph.edge_src[edge]], when[graph.edge_dst[edge]])
+    return last
+
+
+def _written(graph: JointGraph, edge: np.ndarray, forced: np.ndarray, fusible: np.ndarray,
+             extern_add: np.ndarray) -> np.ndarray:
+    """bool (n,): storages a phase writes to memory, given the edges ``edge`` it reads along:
+    what a fused kernel cannot keep in registers (the output of an op that is no fused
+    pointwise op, or a value one of the phase's readers cannot fuse: ``cost.materialized``
+    restricted to the phase; an add merged into an ``addmm`` reads like an extern kernel) and
+    the ``forced`` storages (saved, outputs). A value several fused kernels of one phase read
+    is not counted: Inductor fuses them into one kernel or recomputes the value in each."""
+    base = graph.base
+    written = ~fusible | (graph.role <= Role.CONSTANT) | forced
+    src, dst = graph.edge_src[edge], graph.edge_dst[edge]
+    blocking = (~graph.consumer_fusible()[dst] | extern_add[dst]) & (base[dst] != base[src])
+    written[base[src[blocking]]] = True
+    return written[base]
 
 
 def _frees(last_use: np.ndarray, mask: np.ndarray, birth: np.ndarray, size: np.ndarray):
@@ -175,9 +276,40 @@ def _frees(last_use: np.ndarray, mask: np.ndarray, birth: np.ndarray, size: np.n
     return t, size[mask]
 
 
-def _peak(alloc_t, alloc_s, free_t, free_s) -> tuple[int, int]:
+def _walk(alloc_t, alloc_s, free_t, free_s, in_place, transient) -> int:
+    """The peak of a phase: its storages (``_peak``) plus ``transient`` = (times, bytes):
+    memory a kernel holds only while it runs (a workspace, never pooled for reuse), on top of
+    the storages live right after the allocations of its time."""
+    times, totals = _timeline(alloc_t, alloc_s, free_t, free_s, in_place)
+    peak = int(max(totals.max(initial=0), 0))
+    t, s = transient
+    if len(t) and len(times):
+        at = np.unique(t)
+        extra = np.zeros(len(at), dtype=np.int64)
+        np.add.at(extra, np.searchsorted(at, t), s)
+        # The storages after every event up to the allocations of time t (event time 2t).
+        k = np.searchsorted(times, at * 2, side="right") - 1
+        live = np.where(k >= 0, totals[np.maximum(k, 0)], 0)
+        peak = max(peak, int((live + extra).max()))
+    return peak
+
+
+def _peak(alloc_t, alloc_s, free_t, free_s, in_place=None) -> tuple[int, int]:
+    """The largest live sum over ``_timeline`` and the bytes held at the end."""
+    times, totals = _timeline(alloc_t, alloc_s, free_t, free_s, in_place)
+    if not len(totals):
+        return 0, 0
+    return int(max(totals.max(), 0)), int(totals[-1])
+
+
+def _timeline(alloc_t, alloc_s, free_t, free_s, in_place=None) -> tuple[np.ndarray, np.ndarray]:
     """Largest live sum when allocations at time t happen before frees at time t, with freed
     storages held for reuse as Inductor's generated code holds them.
+
+    ``in_place`` (bool per allocation): the allocation is the output of a kernel Inductor
+    generates, which writes it into the storage of a same-sized input that dies in that kernel
+    (``buf3 = buf1; del buf1  # reuse``): a free at the same time and of the same size happens
+    before it, and the storage passes from the input to the output.
 
     Inductor frees a buffer only if no later buffer of the same size reuses it; otherwise the
     buffer stays allocated until a later allocation takes it (the most recently freed first).
@@ -186,8 +318,15 @@ def _peak(alloc_t, alloc_s, free_t, free_s) -> tuple[int, int]:
     the pool later drops below its depth: the held count is ``M(t) - min_{s >= t} P(s)``.
     Returns the peak and the bytes held at the end."""
     if not len(alloc_t) + len(free_t):
-        return 0, 0
-    times = np.concatenate([alloc_t * 2, free_t * 2 + 1])
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+    free_time = free_t * 2 + 1
+    if in_place is not None and in_place.any():
+        # Keys (time, size) of the in-place allocations; a free matching one goes first.
+        span = int(max(alloc_t.max(initial=0), free_t.max(initial=0))) + 2
+        keys = (alloc_t[in_place] + 1) + span * alloc_s[in_place].astype(np.int64)
+        first = np.isin((free_t + 1) + span * free_s.astype(np.int64), keys)
+        free_time = np.where(first, free_t * 2 - 1, free_time)
+    times = np.concatenate([alloc_t * 2, free_time])
     sizes = np.concatenate([alloc_s, free_s]).astype(np.int64)
     step = np.concatenate([np.ones(len(alloc_t), dtype=np.int64),
                            np.full(len(free_t), -1, dtype=np.int64)])
@@ -209,5 +348,4 @@ def _peak(alloc_t, alloc_s, free_t, free_s) -> tuple[int, int]:
     previous = np.where(first, 0, np.concatenate([[0], held[:-1]]))
     deltas = (held - previous) * k
     by_time = np.argsort(times, kind="stable")
-    total = np.cumsum(deltas[by_time])
-    return int(max(total.max(), 0)), int(total[-1])
+    return times[by_time], np.cumsum(deltas[by_time])
