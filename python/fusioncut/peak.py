@@ -183,6 +183,7 @@ def phase_events(graph: JointGraph, saved: np.ndarray, numel: np.ndarray | None 
     keep_to_end[base[graph.fwd_output]] = True
     bw_written = _written(graph, bw_edge, keep_to_end, fusible, target) & ~merged
     bw_stored = bw & fusible & bw_written & (base == idx)
+    time = _fused_order(graph, bw, bw_edge, bw_stored, bw & fusible & ~bw_written, time)
     last_bw = _last_use(graph, bw_edge, _kernel_time(
         graph, bw & ((fusible & ~(bw_written & (base == idx))) | merged), bw_stored, time))
 
@@ -225,26 +226,99 @@ def _fusible(graph: JointGraph) -> np.ndarray:
     return cached
 
 
+def _fused_order(graph: JointGraph, phase: np.ndarray, edge: np.ndarray, stored: np.ndarray,
+                 inlined: np.ndarray, time: np.ndarray) -> np.ndarray:
+    """``time`` re-ranked as Inductor fuses: stored outputs that compute a common inlined
+    pointwise value of their own size (a recomputed GeLU's value for a weight gradient and
+    its derivative) run in one kernel, where the last of them would run; nodes that read one
+    of them move after that kernel, in their order."""
+    src, dst = graph.edge_src[edge], graph.edge_dst[edge]
+    same = graph.numel[src] == graph.numel[dst]
+    pointwise = np.isin(graph.kind, _COMPUTING)
+    link = same & inlined[src] & pointwise[src] & (inlined[dst] | stored[dst]) & pointwise[dst]
+    a, b = src[link], dst[link]
+    if not len(a):
+        return time
+    label = np.arange(graph.num_nodes)
+    while True:  # connected components by label propagation along the links
+        low = np.minimum(label[a], label[b])
+        new = label.copy()
+        np.minimum.at(new, a, low)
+        np.minimum.at(new, b, low)
+        new = new[new]
+        if np.array_equal(new, label):
+            break
+        label = new
+    members = np.zeros(graph.num_nodes, dtype=bool)
+    members[b[stored[b]]] = True
+    # A kernel has a few outputs: a component with many is a chain every kernel recomputes
+    # (a residual stream), not one kernel.
+    counts = np.bincount(label[members], minlength=graph.num_nodes)
+    members &= counts[label] <= _MAX_FUSED_OUTPUTS
+    all_src, all_dst = graph.edge_src[edge], graph.edge_dst[edge]
+    for _ in range(_MAX_FUSED_OUTPUTS):
+        if not members.any():
+            return time
+        latest = np.full(graph.num_nodes, -1, dtype=np.int64)
+        np.maximum.at(latest, label[members], time[members])
+        start = time.copy()
+        start[members] = latest[label[members]]
+        while True:  # a reader runs after what it reads
+            new = start.copy()
+            np.maximum.at(new, all_dst, start[all_src])
+            if np.array_equal(new, start):
+                break
+            start = new
+        # A member that must wait for another member's readers cannot share its kernel.
+        cyclic = members & (start > latest[label])
+        if not cyclic.any():
+            break
+        members &= ~np.isin(label, label[cyclic])
+    else:
+        return time
+    # At one start: the fused kernel's outputs (in their order), then the readers moved after it.
+    pushed = (start > time) & ~members
+    nodes = np.flatnonzero(phase)
+    out = np.full(graph.num_nodes, -1, dtype=np.int64)
+    out[nodes[np.lexsort((time[nodes], pushed[nodes], start[nodes]))]] = np.arange(len(nodes))
+    return out
+
+
+_COMPUTING = np.array([OpKind.POINTWISE, OpKind.RANDOM], dtype=np.int8)
+_MAX_FUSED_OUTPUTS = 4  # stored outputs of one fused kernel that ``_fused_order`` moves
+
+
 def _kernel_time(graph: JointGraph, inlined: np.ndarray, stored: np.ndarray,
                  time: np.ndarray) -> np.ndarray:
     """int64 (n,): when each node's value is computed: its own ``time`` for a node that is a
     kernel of its own or the stored output of one, and for an ``inlined`` node (a fused op
     whose value stays in registers, a view, a matmul merged into an add) the latest time of
     the kernels that read it. Reads by an inlined node happen there: a storage it reads lives
-    until that kernel runs."""
-    when = time.tolist()
-    users = graph.user_lists()
-    reduction = (graph.kind == OpKind.REDUCTION).tolist()
-    metadata = (graph.kind == OpKind.SYMBOLIC).tolist()  # reads sizes, not the value
-    inlined_l = inlined.tolist()
-    for w in np.flatnonzero(inlined | stored)[::-1].tolist():
-        latest = when[w]
-        every = inlined_l[w]
-        for u in users[w]:
-            if (every or reduction[u]) and when[u] > latest and not metadata[u]:
-                latest = when[u]
-        when[w] = latest
-    return np.asarray(when, dtype=np.int64)
+    until that kernel runs. A ``stored`` fused output is computed again inside a reduction that
+    reads it (Inductor fuses the reduction with its producer's expression), so what it reads
+    lives until that reduction. Propagated along the edges, one level per pass (the passes
+    are as many as the longest chain of inlined ops)."""
+    src, dst = graph.edge_src, graph.edge_dst
+    reduction, metadata = _reads_kinds(graph)
+    active = (inlined[src] | (stored[src] & reduction[dst])) & ~metadata[dst]
+    a, b = src[active], dst[active]
+    when = time.copy()
+    while len(a):
+        new = when.copy()
+        np.maximum.at(new, a, when[b])
+        if np.array_equal(new, when):
+            break
+        when = new
+    return when
+
+
+def _reads_kinds(graph: JointGraph) -> tuple[np.ndarray, np.ndarray]:
+    """bool (n,) each: reductions; ops that read only a tensor's sizes (``aten.sym_size``)."""
+    cached = graph.__dict__.get("_peak_kinds")
+    if cached is None:
+        cached = (graph.kind == OpKind.REDUCTION, graph.kind == OpKind.SYMBOLIC)
+        graph.__dict__["_peak_kinds"] = cached
+    return cached
 
 
 def _last_use(graph: JointGraph, edge: np.ndarray, when: np.ndarray) -> np.ndarray:
