@@ -171,11 +171,13 @@ def measured_step(module: torch.nn.Module, inputs, method: str, budget: float,
 
 
 class Session:
-    """One model: its joint graph (captured by one compile) and the measured plans."""
+    """One model (``peak_models.build(name, quick)``, or ``model`` = (module, inputs) named
+    ``name``): its joint graph (captured by one compile) and the measured plans."""
 
-    def __init__(self, name: str, quick: bool = False, cache: dict | None = None):
+    def __init__(self, name: str, quick: bool = False, cache: dict | None = None,
+                 model: tuple | None = None):
         self.name = name
-        self.module, self.inputs = build(name, quick)
+        self.module, self.inputs = build(name, quick) if model is None else model
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", FutureWarning)
             _, recorder, _ = _compiled_step(copy.deepcopy(self.module), self.inputs,

@@ -151,18 +151,31 @@ def _sdpa_backward(node: fx.Node, threads: int) -> int:
 
 def _merged_add(graph: JointGraph, i: int) -> int:
     """The add Inductor merges matmul ``i`` into (``addmm``), or -1: the matmul's only user is
-    an ``aten.add`` of two tensors that takes it directly, the other operand's shape expands
-    to the matmul's and has its dtype."""
-    users = [u for u in graph.users(i).tolist() if graph.kind[u] != OpKind.SYMBOLIC]
-    if len(users) != 1:
+    an ``aten.add`` of two tensors, directly or through views that cancel (a transpose of a
+    transpose: Inductor's joint-graph passes drop the pair), the other operand's shape
+    expands to the matmul's and has its dtype."""
+    mine = graph.nodes[i].meta.get("val")
+    if not isinstance(mine, torch.Tensor):
         return -1
-    j = int(users[0])
+    at = i
+    while True:
+        users = [u for u in graph.users(at).tolist() if graph.kind[u] != OpKind.SYMBOLIC]
+        if len(users) != 1:
+            return -1
+        j = users[0]
+        if graph.kind[j] != OpKind.VIEW:
+            break
+        at = j
+    seen = graph.nodes[at].meta.get("val")
+    if at != i and not (isinstance(seen, torch.Tensor) and _hints(seen.shape) ==
+                        _hints(mine.shape) and _hints(seen.stride()) == _hints(mine.stride())):
+        return -1
     add = graph.nodes[j]
     if graph.op_name(j) != "aten.add" or len(add.args) != 2 or add.kwargs.get("alpha", 1) != 1:
         return -1
-    other = add.args[1] if add.args[0] is graph.nodes[i] else add.args[0]
-    mine, theirs = graph.nodes[i].meta.get("val"), getattr(other, "meta", {}).get("val")
-    if not (isinstance(mine, torch.Tensor) and isinstance(theirs, torch.Tensor)):
+    other = add.args[1] if add.args[0] is graph.nodes[at] else add.args[0]
+    theirs = getattr(other, "meta", {}).get("val")
+    if not isinstance(theirs, torch.Tensor):
         return -1
     if theirs.dtype != mine.dtype or not _expands(_hints(theirs.shape), _hints(mine.shape)):
         return -1
