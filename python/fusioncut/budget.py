@@ -18,15 +18,17 @@ most bytes under it (so recomputes least).
 Selection (here): the frontier starts with the runtime plan (``decide``'s own choice: budget
 1). ``Frontier.plans`` holds every plan in reach, Pareto in saved bytes x recompute seconds;
 ``Frontier.points`` keeps each plan only if it holds less activation memory than the point
-before it and no higher an estimated peak (``peak.py``): along the points saved bytes and peak
-fall while recomputation grows. A budget picks the first point (the least recomputation) that
-fits:
+before it and a lower estimated peak (``peak.py``; a plan that does not lower the peak buys
+nothing): along the points saved bytes and peak fall while recomputation grows. A target picks:
 
-    memory_budget = b        saved bytes <= least + b * (runtime plan's - least)
-    memory_budget_bytes = N  saved bytes <= N
-    peak_memory_bytes = N    estimated peak <= N
+    memory_budget = b        the first point saving <= least + b * (runtime plan's - least)
+    memory_budget_bytes = N  the plan in reach recomputing least at saved bytes <= N
+                             (``best_within``: not only the points)
+    peak_memory_bytes = N    the first point whose estimated peak x (1 + peak_margin) <= N,
+                             and among plans at that estimate the one saving least
 
-A target below the least plan gives the least plan and a ``BudgetWarning`` naming the gap.
+A target below the least plan gives the least plan and a ``BudgetWarning`` naming the gap; a
+peak target met only without the margin gives a ``BudgetWarning`` saying so.
 """
 
 from __future__ import annotations
@@ -116,10 +118,11 @@ class Frontier:
 
     ``plans``: every plan in reach (the sweep's cuts and the plans of the gaps between
     neighbouring cuts, ``budget_reach``), Pareto in saved bytes x recompute seconds, the
-    runtime plan first and then fewer bytes. ``points``: the subset the targets choose from,
-    along which saved bytes fall and the estimated peak never rises: the anchors (the runtime
-    plan, then each sweep cut saving fewer bytes than every anchor before it and peaking no
-    higher) and, between two anchors, the plans in reach between them that keep the order. The
+    runtime plan first and then fewer bytes. ``points``: the subset ``memory_budget`` and
+    ``peak_memory_bytes`` choose from, along which saved bytes and the estimated peak fall: the
+    anchors (the runtime plan, then each sweep cut saving fewer bytes than every anchor before
+    it and peaking lower) and, between two anchors, the plans in reach between them that keep
+    the order (one peaking no higher than the next anchor shadows it). The
     plans between two anchors are built and evaluated only when a target falls between them
     or when ``points`` or ``plans`` is read.
     """

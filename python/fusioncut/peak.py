@@ -1,27 +1,38 @@
-"""Estimated peak memory of a plan over the forward and backward schedule.
+"""Estimated peak memory of a plan, as Inductor's generated code for the CPU allocates it.
 
-The schedule is the one ``emit.build_modules`` emits for a saved set: the forward in graph
-order; the backward in autograd-engine order, where each value the backward computes but does
-not depend on a tangent (a recomputed forward value, or a value only the backward needs) runs
-right before the first backward node that needs it (ties in graph order). Walking it::
+The schedule starts from the one ``emit.build_modules`` emits for a saved set: the forward in
+graph order; the backward in autograd-engine order, where each value the backward computes but
+does not depend on a tangent (a recomputed forward value, or a value only the backward needs)
+runs right before the first backward node that needs its value (ties in graph order). On it,
+the walk follows what Inductor does with the two graphs (``phase_events``)::
 
-    forward    each new storage is allocated by the node that produces it (a view or an alias
-               allocates nothing: it shares its base's storage; a value every consumer fuses
-               with stays in registers, as under Inductor: ``cost.materialized``) and freed
-               after its last forward use, unless it is saved or a forward output
-    backward   starts with the saved storages and the tangents; each value computed in the
-               backward is allocated when produced and freed after its last backward use;
-               gradients (backward outputs) and forward outputs are kept to the end
-    freeing    as in Inductor's generated code: a freed storage stays allocated until a later
-               storage of the same size reuses it, and is released at once if none will
-               (``_peak``); reading a tensor's sizes (``aten.sym_size``) is no use of it
+    stored     a phase writes a storage when it is the output of a kernel of its own (a matmul,
+               a reduction, an extern op), a value one of the phase's readers cannot fuse
+               (``cost.materialized`` restricted to the phase), saved, or an output; a value
+               every reader fuses stays in registers (a view allocates nothing)
+    reads      a value kept in registers is computed inside the kernels that read it, so what
+               it reads lives until the last of them runs (``_kernel_time``); a stored fused
+               value a reduction reads is computed again inside that reduction
+    fusion     stored outputs that compute a common value in registers (a recomputed GeLU's
+               value for its weight gradient and its derivative) run as one kernel where the
+               last of them would; their readers move after it (``_fused_order``)
+    in place   a fused kernel's output takes the storage of a same-sized input that dies in
+               it (``buf3 = buf1; del buf1  # reuse``)
+    pooling    a freed storage stays allocated until a later storage of the same size reuses
+               it, and is released at once if none will (``_peak``)
+    extern     ``peak_extern``: the workspaces of extern kernels while they run (SDPA, oneDNN
+               convolutions on the CPU), the channels-last copies of convolution inputs under
+               ``layout_optimization`` (made at the forward's start, kept until the backward's
+               last use), a matmul merged into the add that follows it (``addmm``)
+    phases     the forward starts empty; the backward starts with the saved storages and the
+               copies; gradients and forward outputs are kept to the end
 
 ``PeakEstimate.peak`` is the largest sum of live storages, in bytes, at the size hints (or at
 element counts the caller gives). Graph inputs (parameters, the batch) are alive throughout and
 are not counted: this is the memory a partitioner is responsible for. Not modelled: an
-allocator's rounding and fragmentation, library workspaces (SDPA's on the CPU), Inductor's own
-reordering of kernels and its reuse of buffers inside a fused kernel; ``bench/bench_budget.py``
-compares the estimate with measured peaks.
+allocator's rounding and fragmentation, Inductor's reordering for peak memory, and the kernels
+it fuses beyond the rules above; ``bench/bench_peak.py`` measures the error on compiled CPU
+steps (docs/budget.md), and ``Options.peak_margin`` keeps headroom for it.
 
 The walk is a few numpy passes plus one reverse pass in Python over the nodes (milliseconds for
 a 10k-node graph), so the budget frontier can estimate every plan it finds.
@@ -377,7 +388,8 @@ def _peak(alloc_t, alloc_s, free_t, free_s, in_place=None) -> tuple[int, int]:
 
 
 def _timeline(alloc_t, alloc_s, free_t, free_s, in_place=None) -> tuple[np.ndarray, np.ndarray]:
-    """Largest live sum when allocations at time t happen before frees at time t, with freed
+    """The live bytes after each event, in time order ``(event times, totals)``, when
+    allocations at time t happen before frees at time t (event times 2t and 2t + 1), with freed
     storages held for reuse as Inductor's generated code holds them.
 
     ``in_place`` (bool per allocation): the allocation is the output of a kernel Inductor
@@ -389,8 +401,7 @@ def _timeline(alloc_t, alloc_s, free_t, free_s, in_place=None) -> tuple[np.ndarr
     buffer stays allocated until a later allocation takes it (the most recently freed first).
     Per size, with ``L`` the live count over time, ``M`` its running maximum (the buffers ever
     held) and ``P = M - L`` the pool, a pooled buffer is still held at time t exactly when
-    the pool later drops below its depth: the held count is ``M(t) - min_{s >= t} P(s)``.
-    Returns the peak and the bytes held at the end."""
+    the pool later drops below its depth: the held count is ``M(t) - min_{s >= t} P(s)``."""
     if not len(alloc_t) + len(free_t):
         return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
     free_time = free_t * 2 + 1

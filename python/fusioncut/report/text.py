@@ -171,8 +171,14 @@ def format_budget(b: Any) -> list[str]:
            f"{format_bytes(c.saved_bytes)} (runtime plan {format_bytes(b.runtime.saved_bytes)}, "
            f"least {format_bytes(b.least.saved_bytes)}), estimated peak "
            f"{format_bytes(c.peak_bytes)}, recomputation {format_seconds(c.recompute_seconds)}"]
+    if b.expected_peak_bytes:
+        out.append(f"  measured peaks have come up to {b.margin:.0%} above the estimate: expect "
+                   f"at most {format_bytes(b.expected_peak_bytes)} (Options.peak_margin)")
     if b.gap:
         out.append(f"  no plan meets the target: the least plan is {format_bytes(b.gap)} over it")
+    elif b.within_margin:
+        out.append("  the target is met only within the estimate's margin: the measured peak "
+                   "may exceed it")
     rows, prev = [], None
     for s in b.steps:
         gave = "-" if prev is None else (
