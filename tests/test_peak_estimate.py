@@ -231,3 +231,11 @@ def test_recomputed_nodes_are_never_random_under_a_peak_target():
     d = _decide(cap, peak_memory_bytes=0)
     g = d.graph
     assert not np.any(g.kind[d.budget.point.recomputed] == OpKind.RANDOM)
+
+
+def test_chosen_peak_is_monotone_in_the_budget_on_fresh_frontiers():
+    """Each decision builds its own frontier and walks only the gap its target needs: the
+    plans still agree on one order (no gap depends on another having been walked)."""
+    for cap in (_gpt(), _gpt(style="tests")):
+        peaks = [_decide(cap, memory_budget=b / 20).budget.point.peak.peak for b in range(21)]
+        assert peaks == sorted(peaks), peaks

@@ -122,7 +122,7 @@ class Frontier:
     ``peak_memory_bytes`` choose from, along which saved bytes and the estimated peak fall: the
     anchors (the runtime plan, then each sweep cut saving fewer bytes than every anchor before
     it and peaking lower) and, between two anchors, the plans in reach between them that keep
-    the order (one peaking no higher than the next anchor shadows it). The
+    the order. The
     plans between two anchors are built and evaluated only when a target falls between them
     or when ``points`` or ``plans`` is read.
     """
@@ -152,7 +152,6 @@ class Frontier:
         self.candidates = len(generator.cuts)  # distinct cuts the sweep found
         self.solves = generator.solves
         self._gaps: dict[int, tuple] = {}  # anchor gap: (kept points, candidates, next)
-        self._shadowed: set[int] = set()  # anchors a gap plan peaking no higher recomputes less
         self._plans: list[FrontierPoint] | None = None
 
     @property
@@ -169,8 +168,7 @@ class Frontier:
         out = [self.anchors[0]]
         for k in range(1, len(self.anchors)):
             out += self._gap(k)
-            if k not in self._shadowed:
-                out.append(self.anchors[k])
+            out.append(self.anchors[k])
         return out
 
     @property
@@ -222,9 +220,8 @@ class Frontier:
         """The points strictly between anchors k - 1 and k, evaluated as they are reached:
         each plan in reach between them that saves fewer bytes, peaks lower and recomputes no
         less than the point before it (a plan that does not lower the peak buys nothing), and
-        saves more than anchor k. A plan peaking no higher than anchor k shadows it: anchor k
-        recomputes more for no lower a peak, and is no point (the least plan excepted: a plan
-        peaking no higher than it is left out instead)."""
+        saves more and peaks higher than anchor k (so the gaps are independent: a plan peaking
+        no higher than anchor k is left out, though it recomputes less)."""
         if k not in self._gaps:
             self._gaps[k] = ([], self._candidates(self._where[k], self._where[k - 1]), [0])
         kept, todo, at = self._gaps[k]
@@ -246,14 +243,10 @@ class Frontier:
                 if q.peak.peak == last.peak.peak:
                     self._tie(last, q)
                 continue
-            if q.peak.peak <= lo.peak.peak and k == len(self.anchors) - 1:
-                continue  # the least plan ends the frontier: budget 0 is its saved bytes
+            if q.peak.peak <= lo.peak.peak:
+                continue  # anchor k peaks no higher (each gap stays between its anchors)
             seen.add(q.saved.tobytes())
             kept.append(q)
-            if q.peak.peak <= lo.peak.peak:
-                self._shadowed.add(k)
-                if q.peak.peak == lo.peak.peak:
-                    self._tie(q, lo)
             yield q
 
     def _gap(self, k: int) -> list[FrontierPoint]:
@@ -261,17 +254,15 @@ class Frontier:
         return list(self._walk(k))
 
     def _first(self, fits) -> FrontierPoint:
-        """The first point (least recomputation) that ``fits``, walking the gaps before the
-        first anchor that fits (a fit is monotone along the points, so at most one gap holds
-        it, unless that anchor is shadowed)."""
+        """The first point (least recomputation) that ``fits``, walking one gap at most (a fit
+        is monotone along the points)."""
         for k, anchor in enumerate(self.anchors):
             if fits(anchor):
                 if k > 0:
                     for q in self._walk(k):
                         if fits(q):
                             return q
-                if k not in self._shadowed:
-                    return anchor
+                return anchor
         return self.least
 
     def _tie(self, point: FrontierPoint, other: FrontierPoint) -> None:
@@ -284,6 +275,8 @@ class Frontier:
         """The plan for ``memory_budget = b`` (PyTorch's meaning: 0 the least memory, 1 the
         runtime plan)."""
         lo, hi = self.least.saved_bytes, self.runtime.saved_bytes
+        if b <= 0:
+            return self.least  # every other point saves more (no gap needs a walk)
         target = lo + b * (hi - lo)
         return self._first(lambda p: p.saved_bytes <= target + 0.5)
 
