@@ -22,19 +22,22 @@ is recomputation plus the transfers' exposed seconds (``FrontierPoint.seconds``)
 Selection (here): the frontier starts with the runtime plan (``decide``'s own choice: budget
 1). ``Frontier.plans`` holds every plan in reach, Pareto in saved bytes x recompute seconds;
 ``Frontier.points`` keeps each plan only if it holds less activation memory than the point
-before it and no higher an estimated peak (``peak.py``): along the points saved bytes and peak
-fall while recomputation grows. A budget picks the first point (the least recomputation) that
-fits:
+before it and a lower estimated peak (``peak.py``; a plan that does not lower the peak buys
+nothing): along the points saved bytes and peak fall while recomputation grows. A target picks:
 
-    memory_budget = b        saved bytes <= least + b * (runtime plan's - least)
-    memory_budget_bytes = N  saved bytes <= N
-    peak_memory_bytes = N    estimated peak <= N
+    memory_budget = b        the first point saving <= least + b * (runtime plan's - least)
+    memory_budget_bytes = N  the plan in reach recomputing least at saved bytes <= N
+                             (``best_within``: not only the points)
+    peak_memory_bytes = N    the first point whose estimated peak x (1 + peak_margin) <= N,
+                             and among plans at that estimate the one saving least
 
-A target below the least plan gives the least plan and a ``BudgetWarning`` naming the gap.
+A target below the least plan gives the least plan and a ``BudgetWarning`` naming the gap; a
+peak target met only without the margin gives a ``BudgetWarning`` saying so.
 """
 
 from __future__ import annotations
 
+import math
 import warnings
 from dataclasses import dataclass
 
@@ -43,17 +46,20 @@ import numpy as np
 from fusioncut.budget_plans import (
     BudgetNetwork, FrontierPoint, budget_network, saved_activation_bytes,
 )
+from fusioncut._log import format_bytes, logger
 from fusioncut.budget_link import generator as plans_in_reach
 from fusioncut.cost import CostModel
 from fusioncut.device import Device
 from fusioncut.graph import JointGraph
+from fusioncut.options import PEAK_MARGIN
 
-__all__ = ["BudgetChoice", "BudgetWarning", "Frontier", "FrontierPoint", "budget_network",
-           "choose", "frontier", "saved_activation_bytes"]
+__all__ = ["PEAK_MARGIN", "BudgetChoice", "BudgetWarning", "Frontier", "FrontierPoint",
+           "budget_network", "choose", "frontier", "raised", "saved_activation_bytes"]
 
 
 class BudgetWarning(UserWarning):
-    """A memory target no plan meets: fusioncut used the least-memory plan it found."""
+    """A memory target no plan meets (fusioncut used the least-memory plan it found), or a
+    peak target the chosen plan meets only within the estimate's margin."""
 
 
 @dataclass(frozen=True)
@@ -64,13 +70,22 @@ class BudgetChoice:
     frontier: Frontier
     point: FrontierPoint
     gap: int  # bytes by which the least plan misses the target (0 when it fits)
+    margin: float = 0.0  # the fraction a measured peak may exceed the estimate
+    within_margin: bool = False  # a peak target the estimate meets, the raised one does not
+
+    @property
+    def expected_peak(self) -> tuple[int, int]:
+        """The estimated peak and the most a measured peak is expected to reach."""
+        return self.point.peak.peak, raised(self.point.peak.peak, self.margin)
 
 
 def choose(front: Frontier, *, memory_budget: float | None = None,
            memory_budget_bytes: int | None = None, peak_memory_bytes: int | None = None,
-           stacklevel: int = 3) -> BudgetChoice:
+           peak_margin: float = PEAK_MARGIN, stacklevel: int = 3) -> BudgetChoice:
     """The frontier's plan for one memory target (exactly one must be given); warns
-    ``BudgetWarning`` naming the gap when no plan meets it."""
+    ``BudgetWarning`` naming the gap when no plan meets it, or when a peak target is met only
+    within ``peak_margin``; logs (INFO) the plan and how close its peak is expected to come."""
+    within = False
     if memory_budget is not None:
         point, gap = front.for_budget(memory_budget), 0
         target = f"memory_budget = {memory_budget:g}"
@@ -78,14 +93,28 @@ def choose(front: Frontier, *, memory_budget: float | None = None,
         point, gap = front.for_bytes(memory_budget_bytes)
         target = f"memory_budget_bytes = {memory_budget_bytes}"
     else:
-        point, gap = front.for_peak(peak_memory_bytes)
+        point, over = front.for_peak(peak_memory_bytes, peak_margin)
+        gap = max(0, point.peak.peak - peak_memory_bytes)
+        within = over > 0 and not gap
         target = f"peak_memory_bytes = {peak_memory_bytes}"
+    choice = BudgetChoice(target=target, frontier=front, point=point, gap=gap,
+                          margin=peak_margin, within_margin=within)
+    low, high = choice.expected_peak
     if gap:
         what = "estimated peak" if memory_budget_bytes is None else "saved bytes"
         warnings.warn(BudgetWarning(
             f"fusioncut: {target} is below the least any plan reaches; using the least-memory "
             f"plan ({what} {gap} bytes over the target)"), stacklevel=stacklevel)
-    return BudgetChoice(target=target, frontier=front, point=point, gap=gap)
+    elif within:
+        warnings.warn(BudgetWarning(
+            f"fusioncut: {target} is met only within the estimate's margin: the least-memory "
+            f"plan's estimated peak is {low} bytes, and measured peaks have come up to "
+            f"{peak_margin:.0%} above the estimate ({high} bytes)"), stacklevel=stacklevel)
+    logger.info("%s: saves %s, recomputes %.3g us, estimated peak %s (measured peaks run up "
+                "to %.0f%% above the estimate: expect at most %s)", target,
+                format_bytes(point.saved_bytes), point.recompute_seconds * 1e6,
+                format_bytes(low), 100 * peak_margin, format_bytes(high))
+    return choice
 
 
 class Frontier:
@@ -93,14 +122,14 @@ class Frontier:
 
     ``plans``: every plan in reach (the sweep's cuts and the plans of the gaps between
     neighbouring cuts, ``budget_reach``), Pareto in saved bytes x recompute seconds, the
-    runtime plan first and then fewer bytes. ``points``: the subset the targets choose from,
-    along which saved bytes fall, the estimated peak never rises and the time added never
-    falls: the anchors (the runtime plan, then each sweep cut saving fewer bytes than every
-    anchor before it, peaking no higher and adding no less time) and, between two anchors, the
-    plans in reach between them that keep the order. The plans between two anchors are built
-    and evaluated only when a target falls between them or when ``points`` or ``plans`` is
-    read. Time is ``FrontierPoint.seconds``: recomputation, plus the transfers' exposed time
-    when plans offload.
+    runtime plan first and then fewer bytes. ``points``: the subset ``memory_budget`` and
+    ``peak_memory_bytes`` choose from, along which saved bytes and the estimated peak fall and
+    the time added never falls: the anchors (the runtime plan, then each sweep cut saving fewer
+    bytes than every anchor before it, peaking lower and adding no less time) and, between two
+    anchors, the plans in reach between them that keep the order. The plans between two
+    anchors are built and evaluated only when a target falls between them or when ``points``
+    or ``plans`` is read. Time is ``FrontierPoint.seconds``: recomputation, plus the
+    transfers' exposed time when plans offload.
     """
 
     def __init__(self, graph: JointGraph, device: Device, runtime: FrontierPoint, generator):
@@ -109,15 +138,18 @@ class Frontier:
         self.generator = generator
         top = len(generator.points) - 1
         anchors, where, dropped = [runtime], [top], []
+        self._ties: dict[int, FrontierPoint] = {}  # id(point): the plan saving least at its peak
         for k in range(top, -1, -1):
             p, last = generator.points[k], anchors[-1]
             if p.key == runtime.key:
                 where[0] = k  # the runtime plan is also a cut of the sweep
-            elif p.saved_bytes < last.saved_bytes and p.peak.peak <= last.peak.peak \
+            elif p.saved_bytes < last.saved_bytes and p.peak.peak < last.peak.peak \
                     and p.seconds >= last.seconds:
                 anchors.append(p)
                 where.append(k)
             else:
+                if p.saved_bytes < last.saved_bytes and p.peak.peak == last.peak.peak:
+                    self._tie(last, p)
                 dropped.append(p)
         self.anchors = anchors
         self._where = where  # the sweep cut behind each anchor (runtime: the top cut)
@@ -163,7 +195,7 @@ class Frontier:
         bytes, before any peak filter: the sweep's cuts, the knapsack's plan between the
         neighbouring cuts and the bounded search above their edge (``Generator.best_within``),
         and the runtime plan. None when no plan saves that little. Built per call (tens of
-        milliseconds on a 10k-node graph); a target chooses from ``points``."""
+        milliseconds on a 10k-node graph); ``memory_budget_bytes`` takes it."""
         best = self.generator.best_within(limit)
         runtime = self.runtime
         if runtime.saved_bytes <= limit and (
@@ -191,9 +223,11 @@ class Frontier:
 
     def _walk(self, k: int):
         """The points strictly between anchors k - 1 and k, evaluated as they are reached:
-        each plan in reach between them that saves fewer bytes than the point before it,
-        peaks no higher and recomputes no less, and saves more, peaks no lower and recomputes
-        no more than anchor k."""
+        each plan in reach between them that saves fewer bytes, peaks lower and adds no less
+        time than the point before it (a plan that does not lower the peak buys nothing), adds
+        no more time than anchor k, and saves more and peaks higher than anchor k (so the gaps
+        are independent: a plan peaking no higher than anchor k is left out, though it
+        recomputes less)."""
         if k not in self._gaps:
             self._gaps[k] = ([], self._candidates(self._where[k], self._where[k - 1]), [0])
         kept, todo, at = self._gaps[k]
@@ -209,9 +243,14 @@ class Frontier:
             q = self._point(entry)
             if q.key in seen or not (
                     lo.saved_bytes < q.saved_bytes < last.saved_bytes
-                    and lo.peak.peak <= q.peak.peak <= last.peak.peak
                     and last.seconds <= q.seconds <= lo.seconds):
                 continue
+            if q.peak.peak >= last.peak.peak:
+                if q.peak.peak == last.peak.peak:
+                    self._tie(last, q)
+                continue
+            if q.peak.peak <= lo.peak.peak:
+                continue  # anchor k peaks no higher (each gap stays between its anchors)
             seen.add(q.key)
             kept.append(q)
             yield q
@@ -221,7 +260,8 @@ class Frontier:
         return list(self._walk(k))
 
     def _first(self, fits) -> FrontierPoint:
-        """The first point (least recomputation) that ``fits``, walking one gap at most."""
+        """The first point (least recomputation) that ``fits``, walking one gap at most (a fit
+        is monotone along the points)."""
         for k, anchor in enumerate(self.anchors):
             if fits(anchor):
                 if k > 0:
@@ -229,26 +269,47 @@ class Frontier:
                         if fits(q):
                             return q
                 return anchor
-        return self.anchors[-1]
+        return self.least
+
+    def _tie(self, point: FrontierPoint, other: FrontierPoint) -> None:
+        """Record ``other``, a plan at ``point``'s estimated peak that saves fewer bytes."""
+        known = self._ties.get(id(point))
+        if known is None or other.saved_bytes < known.saved_bytes:
+            self._ties[id(point)] = other
 
     def for_budget(self, b: float) -> FrontierPoint:
         """The plan for ``memory_budget = b`` (PyTorch's meaning: 0 the least memory, 1 the
         runtime plan)."""
         lo, hi = self.least.saved_bytes, self.runtime.saved_bytes
+        if b <= 0:
+            return self.least  # every other point saves more (no gap needs a walk)
         target = lo + b * (hi - lo)
         return self._first(lambda p: p.saved_bytes <= target + 0.5)
 
     def for_bytes(self, limit: int) -> tuple[FrontierPoint, int]:
-        """The plan that recomputes least among those saving at most ``limit`` bytes, and
-        by how many bytes it misses (0 when it fits)."""
-        point = self._first(lambda p: p.saved_bytes <= limit)
-        return point, max(0, point.saved_bytes - limit)
+        """The plan that recomputes least among those in reach saving at most ``limit``
+        bytes (``best_within``: the knapsack between the sweep's cuts and the search above
+        their edge, not only the points), and by how many bytes it misses (0 when it fits;
+        below the least plan, the least plan)."""
+        best = self.best_within(limit)
+        if best is None:
+            best = self.least
+        return best, max(0, best.saved_bytes - limit)
 
-    def for_peak(self, limit: int) -> tuple[FrontierPoint, int]:
-        """The plan that recomputes least among those whose estimated peak fits ``limit``,
-        and by how many bytes it misses."""
-        point = self._first(lambda p: p.peak.peak <= limit)
-        return point, max(0, point.peak.peak - limit)
+    def for_peak(self, limit: int, margin: float = 0.0) -> tuple[FrontierPoint, int]:
+        """The plan that recomputes least among the points whose estimated peak, raised by
+        ``margin`` (the fraction a measured peak may exceed the estimate), fits ``limit``;
+        among plans at that estimated peak, the one that saves least (an estimate that ties
+        does not see the bytes; the measured peak does). Returns it and by how many bytes its
+        raised estimate misses the limit (0 when it fits)."""
+        point = self._first(lambda p: raised(p.peak.peak, margin) <= limit)
+        point = self._ties.get(id(point), point)
+        return point, max(0, raised(point.peak.peak, margin) - limit)
+
+
+def raised(peak: int, margin: float) -> int:
+    """``peak`` raised by the fraction ``margin``, in whole bytes."""
+    return int(math.ceil(peak * (1.0 + margin)))
 
 
 _PLANS_PER_GAP = 48  # plans a sweep gap offers (spread evenly over its reachable bytes)

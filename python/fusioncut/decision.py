@@ -340,7 +340,8 @@ def _apply_budget(decision: Decision, options: Options) -> None:
     front = frontier_of(decision, options)
     choice = choose(front, memory_budget=options.memory_budget,
                     memory_budget_bytes=options.memory_budget_bytes,
-                    peak_memory_bytes=options.peak_memory_bytes, stacklevel=5)
+                    peak_memory_bytes=options.peak_memory_bytes,
+                    peak_margin=options.peak_margin, stacklevel=5)
     decision.runtime_saved = decision.saved
     chose = front.generator.bnet.offload is not None
     decision.replace_saved(choice.point.saved, choice.point.offloaded if chose else None)

@@ -1,29 +1,41 @@
-"""Estimated peak memory of a plan over the forward and backward schedule.
+"""Estimated peak memory of a plan, as Inductor's generated code for the CPU allocates it.
 
-The schedule is the one ``emit.build_modules`` emits for a saved set: the forward in graph
-order; the backward in autograd-engine order, where each value the backward computes but does
-not depend on a tangent (a recomputed forward value, or a value only the backward needs) runs
-right before the first backward node that needs it (ties in graph order). Walking it::
+The schedule starts from the one ``emit.build_modules`` emits for a saved set: the forward in
+graph order; the backward in autograd-engine order, where each value the backward computes but
+does not depend on a tangent (a recomputed forward value, or a value only the backward needs)
+runs right before the first backward node that needs its value (ties in graph order). On it,
+the walk follows what Inductor does with the two graphs (``phase_events``)::
 
-    forward    each new storage is allocated by the node that produces it (a view or an alias
-               allocates nothing: it shares its base's storage; a value every consumer fuses
-               with stays in registers, as under Inductor: ``cost.materialized``) and freed
-               after its last forward use, unless it is saved or a forward output
-    backward   starts with the saved storages and the tangents; each value computed in the
-               backward is allocated when produced and freed after its last backward use;
-               gradients (backward outputs) and forward outputs are kept to the end
+    stored     a phase writes a storage when it is the output of a kernel of its own (a matmul,
+               a reduction, an extern op), a value one of the phase's readers cannot fuse
+               (``cost.materialized`` restricted to the phase), saved, or an output; a value
+               every reader fuses stays in registers (a view allocates nothing)
+    reads      a value kept in registers is computed inside the kernels that read it, so what
+               it reads lives until the last of them runs (``_kernel_time``); a stored fused
+               value a reduction reads is computed again inside that reduction
+    fusion     stored outputs that compute a common value in registers (a recomputed GeLU's
+               value for its weight gradient and its derivative) run as one kernel where the
+               last of them would; their readers move after it (``_fused_order``)
+    in place   a fused kernel's output takes the storage of a same-sized input that dies in
+               it (``buf3 = buf1; del buf1  # reuse``)
+    pooling    a freed storage stays allocated until a later storage of the same size reuses
+               it, and is released at once if none will (``_peak``)
+    extern     ``peak_extern``: the workspaces of extern kernels while they run (SDPA, oneDNN
+               convolutions on the CPU), the channels-last copies of convolution inputs under
+               ``layout_optimization`` (made at the forward's start, kept until the backward's
+               last use), a matmul merged into the add that follows it (``addmm``)
+    phases     the forward starts empty; the backward starts with the saved storages and the
+               copies; gradients and forward outputs are kept to the end
     offloaded  a saved value sent to host memory (``offloaded=``) is freed after its last
-               forward use and allocated again at its reload (``peak_offload``)
-    freeing    as in Inductor's generated code: a freed storage stays allocated until a later
-               storage of the same size reuses it, and is released at once if none will
-               (``_peak``); reading a tensor's sizes (``aten.sym_size``) is no use of it
+               forward use (held to the forward's end under torch's sunk wait) and allocated
+               again at its reload (``peak_offload``)
 
 ``PeakEstimate.peak`` is the largest sum of live storages, in bytes, at the size hints (or at
 element counts the caller gives). Graph inputs (parameters, the batch) are alive throughout and
 are not counted: this is the memory a partitioner is responsible for. Not modelled: an
-allocator's rounding and fragmentation, library workspaces (SDPA's on the CPU), Inductor's own
-reordering of kernels and its reuse of buffers inside a fused kernel; ``bench/bench_budget.py``
-compares the estimate with measured peaks.
+allocator's rounding and fragmentation, Inductor's reordering for peak memory, and the kernels
+it fuses beyond the rules above; ``bench/bench_peak.py`` measures the error on compiled CPU
+steps (docs/budget.md), and ``Options.peak_margin`` keeps headroom for it.
 
 The walk is a few numpy passes plus one reverse pass in Python over the nodes (milliseconds for
 a 10k-node graph), so the budget frontier can estimate every plan it finds.
@@ -36,13 +48,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from fusioncut.cost import materialized
 from fusioncut.graph import JointGraph, Role, Value
 from fusioncut.network import BACKWARD_ROLES
 from fusioncut.ops import OpKind
+from fusioncut.peak_extern import extern_memory
 from fusioncut.peak_offload import OffloadedValues, reload_times
 
-__all__ = ["PeakEstimate", "estimate_peak", "phases", "recomputed"]
+__all__ = ["PeakEstimate", "PhaseEvents", "estimate_peak", "phase_events", "phases", "recomputed"]
 
 
 @dataclass(frozen=True)
@@ -60,8 +72,10 @@ class PeakEstimate:
 
 def phases(graph: JointGraph, saved: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """``(forward, backward, trigger)``: bool (n,) nodes each graph computes, and for a node
-    the backward computes, the graph index of the first backward node that needs it (its own
-    index for a node that depends on a tangent)."""
+    the backward computes, the graph index of the first backward node that needs its value
+    (its own index for a node that depends on a tangent; a node that reads only its sizes,
+    ``aten.sym_size``, counts only when nothing else needs it: Inductor computes sizes from
+    the shape symbols, not from the tensor)."""
     n = graph.num_nodes
     role = graph.role
     is_saved = np.zeros(n, dtype=bool)
@@ -73,6 +87,7 @@ def phases(graph: JointGraph, saved: np.ndarray) -> tuple[np.ndarray, np.ndarray
     saved_l = is_saved.tolist()
     forward = (role == Role.FORWARD).tolist()
     users = graph.user_lists()
+    metadata = (graph.kind == OpKind.SYMBOLIC).tolist()
     bw = [False] * n
     fw = list(forward)
     trigger = list(range(n))
@@ -82,16 +97,18 @@ def phases(graph: JointGraph, saved: np.ndarray) -> tuple[np.ndarray, np.ndarray
         if tangent_dependent[i]:
             bw[i] = True
             continue
-        first = n
+        first = first_value = n
         needed_in_fw = False
         for u in users[i]:
             if bw[u] and trigger[u] < first:
                 first = trigger[u]
+            if bw[u] and trigger[u] < first_value and not metadata[u]:
+                first_value = trigger[u]
             if fw[u]:
                 needed_in_fw = True
         if first < n and not saved_l[i]:
             bw[i] = True
-            trigger[i] = first
+            trigger[i] = first_value if first_value < n else first
         elif graph.bwd_output[i] and not saved_l[i] and not forward[i]:
             bw[i] = True  # a backward output computable from forward values alone
         if saved_l[i] or needed_in_fw or (live_out[i] and not bw[i]):
@@ -106,49 +123,82 @@ def recomputed(graph: JointGraph, saved: np.ndarray, split=None) -> np.ndarray:
     return np.flatnonzero(fw & bw & (graph.role == Role.FORWARD))
 
 
+@dataclass(frozen=True)
+class PhaseEvents:
+    """One phase of the walk: its storages' allocations and frees (in the phase's time: graph
+    index in the forward, schedule position in the backward; -1 for what exists when the
+    phase starts), each with the joint node behind it, and the transient workspaces of the
+    kernels that run in it. ``time[i]``: node i's time (-1 outside the phase)."""
+
+    time: np.ndarray
+    alloc_node: np.ndarray
+    alloc_t: np.ndarray
+    alloc_s: np.ndarray
+    in_place: np.ndarray  # bool per allocation: may take a dying input's storage (``_peak``)
+    free_node: np.ndarray
+    free_t: np.ndarray
+    free_s: np.ndarray
+    work_node: np.ndarray
+    work_t: np.ndarray
+    work_s: np.ndarray
+
+    def peak(self) -> int:
+        return _walk(self.alloc_t, self.alloc_s, self.free_t, self.free_s, self.in_place,
+                     (self.work_t, self.work_s))
+
+
 def estimate_peak(graph: JointGraph, saved: np.ndarray, numel: np.ndarray | None = None,
                   split=None, *, offloaded: OffloadedValues | None = None) -> PeakEstimate:
     """The estimated peak of the plan saving the joint nodes ``saved`` (indices);
     ``split``: ``phases(graph, saved)`` when the caller has it. ``offloaded``: the saved values
     that spend the time between their last forward use and their reload in host memory
     (``peak_offload``)."""
+    forward, backward, kept = phase_events(graph, saved, numel, split, offloaded=offloaded)
+    return PeakEstimate(forward_peak=forward.peak(), backward_peak=backward.peak(),
+                        kept_bytes=kept)
+
+
+def phase_events(graph: JointGraph, saved: np.ndarray, numel: np.ndarray | None = None,
+                 split=None, *, offloaded: OffloadedValues | None = None
+                 ) -> tuple[PhaseEvents, PhaseEvents, int]:
+    """The walk ``estimate_peak`` takes: the forward's and the backward's events, and the
+    bytes kept between them."""
     n = graph.num_nodes
     saved = np.asarray(saved, dtype=np.int64)
-    fw, bw, trigger = phases(graph, saved) if split is None else split
     away = np.zeros(0, dtype=np.int64) if offloaded is None else offloaded.nodes
+    fw, bw, trigger = phases(graph, saved) if split is None else split
     size = (graph.numel if numel is None else numel) * graph.itemsize
     base = graph.base
     idx = np.arange(n)
     tensor = (graph.value == Value.TENSOR) & (base == idx) & (graph.role > Role.CONSTANT)
-    # A fusing compiler writes only what some consumer cannot fuse, what is saved, and the
-    # outputs; a chain of pointwise ops stays in registers. In the backward a value read by
-    # more than one op is written too (Inductor realizes a buffer several kernels read rather
-    # than recompute it in each).
-    written = _written(graph)
-    written[base[saved]] = True
-    allocates = tensor & written
-    fan_out = np.diff(graph.user_ptr) > 1
-    src, dst = graph.edge_src, graph.edge_dst
+    dst = graph.edge_dst
     # aten.sym_size and its kin read a tensor's metadata, not its storage: no use of it.
     reads = graph.kind[dst] != OpKind.SYMBOLIC
+    ext = extern_memory(graph)
+    merged = ext.addmm >= 0  # a matmul Inductor runs inside the add that follows it
+    target = np.zeros(n, dtype=bool)
+    target[ext.addmm[merged]] = True
+    fusible = _fusible(graph) & ~target  # an add that becomes an addmm is an extern kernel
 
     # Forward: time = graph index.
     kept = np.zeros(n, dtype=bool)
     kept[base[np.setdiff1d(saved, away)]] = True
     kept[base[graph.fwd_output]] = True
+    written_out = kept.copy()  # an offloaded value is written too: torch's copy reads it
+    written_out[base[away]] = True
+    fw_edge = fw[dst] & reads
+    fw_time = np.where(fw, idx, -1)
+    fw_written = _written(graph, fw_edge, written_out, fusible, target) & ~merged
+    fw_alloc = fw & tensor & fw_written
     # Offloaded storages no value kept on the device shares: they leave after their last
     # forward use (or at the forward's end, held by torch's sunk wait) and come back later.
     gone = np.zeros(n, dtype=bool)
     gone[away] = True
-    gone &= ~kept & allocates
+    gone &= ~kept & fw_alloc
     held = gone if offloaded is not None and offloaded.hold_forward else np.zeros(n, bool)
-    fw_edge = fw[dst] & reads
-    last_fw = np.full(n, -1, dtype=np.int64)
-    np.maximum.at(last_fw, base[src[fw_edge]], dst[fw_edge])
-    fw_alloc = fw & allocates
-    fw_peak, _ = _peak(idx[fw_alloc], size[fw_alloc],
-                       *_frees(last_fw, fw_alloc & ~kept & ~held, idx, size))
-    between = fw_alloc & kept
+    fw_stored = fw & fusible & fw_written & (base == idx)
+    last_fw = _last_use(graph, fw_edge, _kernel_time(
+        graph, fw & ((fusible & ~(fw_written & (base == idx))) | merged), fw_stored, fw_time))
 
     # Backward: time = position in (trigger, tangent-dependent last, graph index) order.
     order = np.lexsort((idx, np.isin(graph.role, BACKWARD_ROLES), trigger))
@@ -156,31 +206,47 @@ def estimate_peak(graph: JointGraph, saved: np.ndarray, numel: np.ndarray | None
     time = np.full(n, -1, dtype=np.int64)
     time[order] = np.arange(len(order))
     bw_edge = bw[dst] & reads
-    last_bw = np.full(n, -1, dtype=np.int64)
-    np.maximum.at(last_bw, base[src[bw_edge]], time[dst[bw_edge]])
     keep_to_end = np.zeros(n, dtype=bool)
     keep_to_end[base[graph.bwd_output]] = True
     keep_to_end[base[graph.fwd_output]] = True
+    bw_written = _written(graph, bw_edge, keep_to_end, fusible, target) & ~merged
+    bw_stored = bw & fusible & bw_written & (base == idx)
+    time = _fused_order(graph, bw, bw_edge, bw_stored, bw & fusible & ~bw_written, time)
+    last_bw = _last_use(graph, bw_edge, _kernel_time(
+        graph, bw & ((fusible & ~(bw_written & (base == idx))) | merged), bw_stored, time))
+
+    # Layout copies of inputs: made at the forward's start, handed to the backward when it
+    # reads the input, freed after its last use.
+    copies = (ext.layout_copy > 0) & ((last_fw >= 0) | (last_bw >= 0))
+    to_bw = copies & (last_bw >= 0)
+    between = (fw_alloc & kept) | to_bw
     start = between & ((last_bw >= 0) | keep_to_end)
-    bw_alloc = bw & tensor & (written | fan_out) & ~start
+    bw_alloc = bw & tensor & bw_written & ~start
     back = gone & (last_bw >= 0)
-    reload_t = _reloads(back, src, dst, bw_edge, time, order, offloaded)
-    alloc_t = np.concatenate([np.full(int(start.sum()), -1), time[bw_alloc], reload_t])
-    alloc_s = np.concatenate([size[start], size[bw_alloc], size[back]])
-    free_mask = (start | bw_alloc | back) & ~keep_to_end
-    free_t, free_s = _frees(last_bw, free_mask, time, size)
-    bw_peak, _ = _peak(alloc_t, alloc_s, free_t, free_s)
-    return PeakEstimate(forward_peak=int(fw_peak), backward_peak=int(bw_peak),
-                        kept_bytes=int(size[between].sum()))
+    reload_t = _reloads(graph, back, bw_edge, time, offloaded)
+    forward = _events(fw_time, np.concatenate([np.flatnonzero(copies), np.flatnonzero(fw_alloc)]),
+                      np.concatenate([np.full(int(copies.sum()), -1), idx[fw_alloc]]),
+                      fusible & ~copies, (fw_alloc & ~kept & ~held) | (copies & ~to_bw),
+                      last_fw, size, fw & (ext.workspace > 0), ext.workspace)
+    backward = _events(time, np.concatenate([np.flatnonzero(start), np.flatnonzero(bw_alloc),
+                                             np.flatnonzero(back)]),
+                       np.concatenate([np.full(int(start.sum()), -1), time[bw_alloc], reload_t]),
+                       fusible & ~start & ~back, (start | bw_alloc | back) & ~keep_to_end,
+                       last_bw, size, bw & (ext.workspace > 0), ext.workspace)
+    return forward, backward, int(size[between].sum())
 
 
-def _reloads(back: np.ndarray, src, dst, bw_edge, time, order, offloaded) -> np.ndarray:
+def _reloads(graph: JointGraph, back: np.ndarray, bw_edge: np.ndarray, time: np.ndarray,
+             offloaded: OffloadedValues | None) -> np.ndarray:
     """Backward times at which the offloaded storages ``back`` (ascending) are reloaded."""
     if not back.any():
         return np.zeros(0, dtype=np.int64)
+    order = np.flatnonzero(time >= 0)
+    order = order[np.argsort(time[order], kind="stable")]  # the joint nodes in backward order
+    edge = bw_edge & back[graph.edge_src]
+    src, dst = graph.edge_src[edge], graph.edge_dst[edge]
     first = np.full(len(back), len(order), dtype=np.int64)
-    edge = bw_edge & back[src]
-    np.minimum.at(first, src[edge], time[dst[edge]])
+    np.minimum.at(first, src, time[dst])
     nodes = np.flatnonzero(back)
     moved = offloaded
     if offloaded.lead_seconds is not None:
@@ -190,14 +256,143 @@ def _reloads(back: np.ndarray, src, dst, bw_edge, time, order, offloaded) -> np.
     return reload_times(first[nodes], order, moved)
 
 
-def _written(graph: JointGraph) -> np.ndarray:
-    """bool (n,): storages a fusing compiler writes to memory (``cost.materialized``, the
-    outputs included), computed once per graph."""
-    cached = graph.__dict__.get("_written")
+def _events(time, alloc_node, alloc_t, in_place, freed, last_use, size, working, workspace
+            ) -> PhaseEvents:
+    free_node = np.flatnonzero(freed)
+    free_t, free_s = _frees(last_use, freed, time, size)
+    work = np.flatnonzero(working)
+    return PhaseEvents(time=time, alloc_node=alloc_node, alloc_t=alloc_t,
+                       alloc_s=size[alloc_node], in_place=in_place[alloc_node],
+                       free_node=free_node, free_t=free_t, free_s=free_s, work_node=work,
+                       work_t=time[work], work_s=workspace[work])
+
+
+def _fusible(graph: JointGraph) -> np.ndarray:
+    """bool (n,): nodes a fusing compiler computes inside a kernel it generates (pointwise,
+    views), whose output may take the storage of an input that dies in the same kernel."""
+    cached = graph.__dict__.get("_peak_fusible")
     if cached is None:
-        cached = materialized(graph) | graph.bwd_output | graph.fwd_output
-        graph.__dict__["_written"] = cached
-    return cached.copy()
+        cached = graph.producer_fusible()
+        graph.__dict__["_peak_fusible"] = cached
+    return cached
+
+
+def _fused_order(graph: JointGraph, phase: np.ndarray, edge: np.ndarray, stored: np.ndarray,
+                 inlined: np.ndarray, time: np.ndarray) -> np.ndarray:
+    """``time`` re-ranked as Inductor fuses: stored outputs that compute a common inlined
+    pointwise value of their own size (a recomputed GeLU's value for a weight gradient and
+    its derivative) run in one kernel, where the last of them would run; nodes that read one
+    of them move after that kernel, in their order."""
+    src, dst = graph.edge_src[edge], graph.edge_dst[edge]
+    same = graph.numel[src] == graph.numel[dst]
+    pointwise = np.isin(graph.kind, _COMPUTING)
+    link = same & inlined[src] & pointwise[src] & (inlined[dst] | stored[dst]) & pointwise[dst]
+    a, b = src[link], dst[link]
+    if not len(a):
+        return time
+    label = np.arange(graph.num_nodes)
+    while True:  # connected components by label propagation along the links
+        low = np.minimum(label[a], label[b])
+        new = label.copy()
+        np.minimum.at(new, a, low)
+        np.minimum.at(new, b, low)
+        new = new[new]
+        if np.array_equal(new, label):
+            break
+        label = new
+    members = np.zeros(graph.num_nodes, dtype=bool)
+    members[b[stored[b]]] = True
+    # A kernel has a few outputs: a component with many is a chain every kernel recomputes
+    # (a residual stream), not one kernel.
+    counts = np.bincount(label[members], minlength=graph.num_nodes)
+    members &= counts[label] <= _MAX_FUSED_OUTPUTS
+    all_src, all_dst = graph.edge_src[edge], graph.edge_dst[edge]
+    for _ in range(_MAX_FUSED_OUTPUTS):
+        if not members.any():
+            return time
+        latest = np.full(graph.num_nodes, -1, dtype=np.int64)
+        np.maximum.at(latest, label[members], time[members])
+        start = time.copy()
+        start[members] = latest[label[members]]
+        while True:  # a reader runs after what it reads
+            new = start.copy()
+            np.maximum.at(new, all_dst, start[all_src])
+            if np.array_equal(new, start):
+                break
+            start = new
+        # A member that must wait for another member's readers cannot share its kernel.
+        cyclic = members & (start > latest[label])
+        if not cyclic.any():
+            break
+        members &= ~np.isin(label, label[cyclic])
+    else:
+        return time
+    # At one start: the fused kernel's outputs (in their order), then the readers moved after it.
+    pushed = (start > time) & ~members
+    nodes = np.flatnonzero(phase)
+    out = np.full(graph.num_nodes, -1, dtype=np.int64)
+    out[nodes[np.lexsort((time[nodes], pushed[nodes], start[nodes]))]] = np.arange(len(nodes))
+    return out
+
+
+_COMPUTING = np.array([OpKind.POINTWISE, OpKind.RANDOM], dtype=np.int8)
+_MAX_FUSED_OUTPUTS = 4  # stored outputs of one fused kernel that ``_fused_order`` moves
+
+
+def _kernel_time(graph: JointGraph, inlined: np.ndarray, stored: np.ndarray,
+                 time: np.ndarray) -> np.ndarray:
+    """int64 (n,): when each node's value is computed: its own ``time`` for a node that is a
+    kernel of its own or the stored output of one, and for an ``inlined`` node (a fused op
+    whose value stays in registers, a view, a matmul merged into an add) the latest time of
+    the kernels that read it. Reads by an inlined node happen there: a storage it reads lives
+    until that kernel runs. A ``stored`` fused output is computed again inside a reduction that
+    reads it (Inductor fuses the reduction with its producer's expression), so what it reads
+    lives until that reduction. Propagated along the edges, one level per pass (the passes
+    are as many as the longest chain of inlined ops)."""
+    src, dst = graph.edge_src, graph.edge_dst
+    reduction, metadata = _reads_kinds(graph)
+    active = (inlined[src] | (stored[src] & reduction[dst])) & ~metadata[dst]
+    a, b = src[active], dst[active]
+    when = time.copy()
+    while len(a):
+        new = when.copy()
+        np.maximum.at(new, a, when[b])
+        if np.array_equal(new, when):
+            break
+        when = new
+    return when
+
+
+def _reads_kinds(graph: JointGraph) -> tuple[np.ndarray, np.ndarray]:
+    """bool (n,) each: reductions; ops that read only a tensor's sizes (``aten.sym_size``)."""
+    cached = graph.__dict__.get("_peak_kinds")
+    if cached is None:
+        cached = (graph.kind == OpKind.REDUCTION, graph.kind == OpKind.SYMBOLIC)
+        graph.__dict__["_peak_kinds"] = cached
+    return cached
+
+
+def _last_use(graph: JointGraph, edge: np.ndarray, when: np.ndarray) -> np.ndarray:
+    """int64 (n,): per storage, the latest kernel time of a read along ``edge`` (-1: none)."""
+    last = np.full(graph.num_nodes, -1, dtype=np.int64)
+    np.maximum.at(last, graph.base[graph.edge_src[edge]], when[graph.edge_dst[edge]])
+    return last
+
+
+def _written(graph: JointGraph, edge: np.ndarray, forced: np.ndarray, fusible: np.ndarray,
+             extern_add: np.ndarray) -> np.ndarray:
+    """bool (n,): storages a phase writes to memory, given the edges ``edge`` it reads along:
+    what a fused kernel cannot keep in registers (the output of an op that is no fused
+    pointwise op, or a value one of the phase's readers cannot fuse: ``cost.materialized``
+    restricted to the phase; an add merged into an ``addmm`` reads like an extern kernel) and
+    the ``forced`` storages (saved, outputs). A value several fused kernels of one phase read
+    is not counted: Inductor fuses them into one kernel or recomputes the value in each."""
+    base = graph.base
+    written = ~fusible | (graph.role <= Role.CONSTANT) | forced
+    src, dst = graph.edge_src[edge], graph.edge_dst[edge]
+    blocking = (~graph.consumer_fusible()[dst] | extern_add[dst]) & (base[dst] != base[src])
+    written[base[src[blocking]]] = True
+    return written[base]
 
 
 def _frees(last_use: np.ndarray, mask: np.ndarray, birth: np.ndarray, size: np.ndarray):
@@ -206,19 +401,57 @@ def _frees(last_use: np.ndarray, mask: np.ndarray, birth: np.ndarray, size: np.n
     return t, size[mask]
 
 
-def _peak(alloc_t, alloc_s, free_t, free_s) -> tuple[int, int]:
-    """Largest live sum when allocations at time t happen before frees at time t, with freed
+def _walk(alloc_t, alloc_s, free_t, free_s, in_place, transient) -> int:
+    """The peak of a phase: its storages (``_peak``) plus ``transient`` = (times, bytes):
+    memory a kernel holds only while it runs (a workspace, never pooled for reuse), on top of
+    the storages live right after the allocations of its time."""
+    times, totals = _timeline(alloc_t, alloc_s, free_t, free_s, in_place)
+    peak = int(max(totals.max(initial=0), 0))
+    t, s = transient
+    if len(t) and len(times):
+        at = np.unique(t)
+        extra = np.zeros(len(at), dtype=np.int64)
+        np.add.at(extra, np.searchsorted(at, t), s)
+        # The storages after every event up to the allocations of time t (event time 2t).
+        k = np.searchsorted(times, at * 2, side="right") - 1
+        live = np.where(k >= 0, totals[np.maximum(k, 0)], 0)
+        peak = max(peak, int((live + extra).max()))
+    return peak
+
+
+def _peak(alloc_t, alloc_s, free_t, free_s, in_place=None) -> tuple[int, int]:
+    """The largest live sum over ``_timeline`` and the bytes held at the end."""
+    times, totals = _timeline(alloc_t, alloc_s, free_t, free_s, in_place)
+    if not len(totals):
+        return 0, 0
+    return int(max(totals.max(), 0)), int(totals[-1])
+
+
+def _timeline(alloc_t, alloc_s, free_t, free_s, in_place=None) -> tuple[np.ndarray, np.ndarray]:
+    """The live bytes after each event, in time order ``(event times, totals)``, when
+    allocations at time t happen before frees at time t (event times 2t and 2t + 1), with freed
     storages held for reuse as Inductor's generated code holds them.
+
+    ``in_place`` (bool per allocation): the allocation is the output of a kernel Inductor
+    generates, which writes it into the storage of a same-sized input that dies in that kernel
+    (``buf3 = buf1; del buf1  # reuse``): a free at the same time and of the same size happens
+    before it, and the storage passes from the input to the output.
 
     Inductor frees a buffer only if no later buffer of the same size reuses it; otherwise the
     buffer stays allocated until a later allocation takes it (the most recently freed first).
     Per size, with ``L`` the live count over time, ``M`` its running maximum (the buffers ever
     held) and ``P = M - L`` the pool, a pooled buffer is still held at time t exactly when
-    the pool later drops below its depth: the held count is ``M(t) - min_{s >= t} P(s)``.
-    Returns the peak and the bytes held at the end."""
+    the pool later drops below its depth: the held count is ``M(t) - min_{s >= t} P(s)``."""
     if not len(alloc_t) + len(free_t):
-        return 0, 0
-    times = np.concatenate([alloc_t * 2, free_t * 2 + 1])
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+    free_time = free_t * 2 + 1
+    if in_place is not None and in_place.any():
+        # Keys (time, size) of the in-place allocations; a free matching one goes first.
+        span = int(max(alloc_t.max(initial=0), free_t.max(initial=0))) + 2
+        keys = (alloc_t[in_place] + 1) + span * alloc_s[in_place].astype(np.int64)
+        first = np.isin((free_t + 1) + span * free_s.astype(np.int64), keys)
+        free_time = np.where(first, free_t * 2 - 1, free_time)
+    times = np.concatenate([alloc_t * 2, free_time])
     sizes = np.concatenate([alloc_s, free_s]).astype(np.int64)
     step = np.concatenate([np.ones(len(alloc_t), dtype=np.int64),
                            np.full(len(free_t), -1, dtype=np.int64)])
@@ -240,5 +473,4 @@ def _peak(alloc_t, alloc_s, free_t, free_s) -> tuple[int, int]:
     previous = np.where(first, 0, np.concatenate([[0], held[:-1]]))
     deltas = (held - previous) * k
     by_time = np.argsort(times, kind="stable")
-    total = np.cumsum(deltas[by_time])
-    return int(max(total.max(), 0)), int(total[-1])
+    return times[by_time], np.cumsum(deltas[by_time])

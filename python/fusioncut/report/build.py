@@ -422,4 +422,6 @@ def budget_summary(choice) -> BudgetSummary:
     return BudgetSummary(target=choice.target, device=front.device.name, position=position,
                          num_plans=len(points), chosen=_step(float("nan"), choice.point),
                          runtime=_step(1.0, front.runtime), least=_step(0.0, front.least),
-                         gap=int(choice.gap), steps=steps)
+                         gap=int(choice.gap), steps=steps, margin=float(choice.margin),
+                         expected_peak_bytes=int(choice.expected_peak[1]),
+                         within_margin=bool(choice.within_margin))

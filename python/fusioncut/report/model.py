@@ -155,6 +155,9 @@ class BudgetSummary:
     least: BudgetStep
     gap: int  # bytes the least plan misses the target by (0: it fits)
     steps: list[BudgetStep] = field(default_factory=list)  # at budgets 1.0, 0.9, ..., 0
+    margin: float = 0.0  # the fraction a measured peak may exceed the estimate (peak_margin)
+    expected_peak_bytes: int = 0  # the most the chosen plan's measured peak should reach
+    within_margin: bool = False  # a peak target met by the estimate, not by the raised one
 
 
 @dataclass

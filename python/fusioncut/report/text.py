@@ -179,8 +179,14 @@ def format_budget(b: Any) -> list[str]:
                    f"{format_seconds(c.offload_seconds)} for the transfers"
                    + (f", {format_seconds(c.link_excess_seconds)} of it because they exceed "
                       "the compute that hides them)" if c.link_excess_seconds else ")"))
+    if b.expected_peak_bytes:
+        out.append(f"  measured peaks have come up to {b.margin:.0%} above the estimate: expect "
+                   f"at most {format_bytes(b.expected_peak_bytes)} (Options.peak_margin)")
     if b.gap:
         out.append(f"  no plan meets the target: the least plan is {format_bytes(b.gap)} over it")
+    elif b.within_margin:
+        out.append("  the target is met only within the estimate's margin: the measured peak "
+                   "may exceed it")
     rows, prev = [], None
     for s in b.steps:
         more = s.recompute_seconds + s.offload_seconds

@@ -1,0 +1,154 @@
+"""Does a peak you ask for hold when measured? Compiled CPU training steps, profiled.
+
+    python bench/bench_peak.py [--models gpt llama-sdpa ...] [--quick] [--json PATH]
+                               [--targets 13] [--cache PATH]
+
+For every model of ``peak_models`` (the zoo's GPT, Llama with SDPA and with attention written
+out, a ResNet-18 layout; GPT-2, Llama and T5 from transformers at batch 8, sequence 256),
+compiled with ``torch.compile`` (Inductor's C++ kernels) and fusioncut as its partitioner
+(``bench/budget_peak.py``: one step's peak from the CPU profiler's memory events, previous
+gradients freed before the window opens):
+
+1. **estimate against measured** at ``memory_budget`` 0, 0.25, 0.5, 0.75, 1: the plan's
+   estimated peak (``fusioncut.peak``: forward, kept, backward) next to the measured one;
+2. **monotone in the budget**: the measured peak at budgets 0, 0.1, ..., 1 never rises as the
+   budget falls;
+3. **targets that hold**: ``peak_memory_bytes = N`` at ``--targets`` values spread evenly over
+   fusioncut's own range (from the least plan's estimate raised by the margin to the runtime
+   plan's), each measured against N (+2% for allocator rounding).
+
+Prices on the ``"h100"`` preset (``Options``' default for budgets). A plan is compiled and
+measured once, however many targets pick it (``--cache`` keeps measurements across runs of
+the same torch on the same machine).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+import warnings
+
+import torch
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+from budget_peak import Session  # noqa: E402
+from common import environment, markdown_table, write_json  # noqa: E402
+from peak_models import MODELS  # noqa: E402
+
+from fusioncut.budget import raised  # noqa: E402
+from fusioncut.options import PEAK_MARGIN, Options  # noqa: E402
+
+DEFAULT_JSON = os.path.join(os.path.dirname(os.path.abspath(__file__)), "results", "peak.json")
+ESTIMATE_BUDGETS = (0.0, 0.25, 0.5, 0.75, 1.0)
+MONOTONE_BUDGETS = tuple(round(0.1 * k, 1) for k in range(11))
+ROUNDING = 0.02  # allocator rounding a target allows
+ESTIMATE_TARGET = 0.10  # estimate within 10% of the measured peak
+MIB = 2 ** 20
+
+
+def _row(r: dict) -> dict:
+    return {k: r[k] for k in ("key", "saved_bytes", "recompute_seconds", "estimate",
+                              "estimate_forward", "estimate_kept", "estimate_backward",
+                              "measured", "measured_forward", "measured_kept",
+                              "measured_backward", "code_forward", "code_backward",
+                              "emitted_as_decided", "peak_at") if k in r}
+
+
+def run_model(name: str, quick: bool, targets: int, cache: dict) -> dict:
+    t0 = time.perf_counter()
+    session = Session(name, quick, cache=cache)
+    out = {"model": name, "estimate": [], "monotone": [], "targets": []}
+    for b in sorted(set(ESTIMATE_BUDGETS) | set(MONOTONE_BUDGETS)):
+        r = session.measure(Options(memory_budget=b))
+        row = {"budget": b, **_row(r), "error": (r["estimate"] - r["measured"]) / r["measured"]}
+        if b in ESTIMATE_BUDGETS:
+            out["estimate"].append(row)
+        if b in MONOTONE_BUDGETS:
+            out["monotone"].append(row)
+        print(f"  {name} b={b:<4} estimate {r['estimate'] / MIB:8.3f} MiB  measured "
+              f"{r['measured'] / MIB:8.3f} MiB  ({row['error']:+.1%})", flush=True)
+    front = session.plan(Options(memory_budget=0.0)).budget.frontier
+    lo = raised(front.least.peak.peak, PEAK_MARGIN)
+    hi = raised(front.runtime.peak.peak, PEAK_MARGIN)
+    for k in range(targets):
+        n = int(round(lo + (hi - lo) * k / max(targets - 1, 1)))
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            r = session.measure(Options(peak_memory_bytes=n))
+        ok = r["measured"] <= n * (1 + ROUNDING)
+        out["targets"].append({"target": n, **_row(r), "holds": ok,
+                               "over": r["measured"] / n - 1})
+        print(f"  {name} peak_memory_bytes={n / MIB:8.3f} MiB  measured "
+              f"{r['measured'] / MIB:8.3f} MiB  {'ok' if ok else 'OVER'}", flush=True)
+    peaks = [row["measured"] for row in out["monotone"]]
+    out["monotone_holds"] = all(a <= b for a, b in zip(peaks, peaks[1:]))
+    out["seconds"] = time.perf_counter() - t0
+    return out
+
+
+def report(results: list[dict]) -> str:
+    lines = ["Estimate against measured (MiB; error = (estimate - measured) / measured):", ""]
+    rows = []
+    for m in results:
+        for r in m["estimate"]:
+            rows.append([m["model"], f"{r['budget']:g}", f"{(r['saved_bytes'] or 0) / MIB:.2f}",
+                         f"{r['estimate'] / MIB:.2f}", f"{r['measured'] / MIB:.2f}",
+                         f"{r['error']:+.1%}",
+                         f"{r['estimate_forward'] / MIB:.2f} / {r['measured_forward'] / MIB:.2f}",
+                         f"{r['estimate_backward'] / MIB:.2f} / {r['measured_backward'] / MIB:.2f}"])
+    lines.append(markdown_table(["model", "b", "saved", "estimate", "measured", "error",
+                                 "forward est / meas", "backward est / meas"], rows))
+    lines += ["", "Monotone in memory_budget (measured MiB at b = 0, 0.1, ..., 1):", ""]
+    rows = [[m["model"], " ".join(f"{r['measured'] / MIB:.2f}" for r in m["monotone"]),
+             "yes" if m["monotone_holds"] else "NO"] for m in results]
+    lines.append(markdown_table(["model", "measured peak", "monotone"], rows))
+    lines += ["", f"peak_memory_bytes = N (measured <= N x {1 + ROUNDING:g}):", ""]
+    rows = []
+    for m in results:
+        t = m["targets"]
+        held = sum(r["holds"] for r in t)
+        worst = max(t, key=lambda r: r["over"])
+        rows.append([m["model"], f"{t[0]['target'] / MIB:.2f}-{t[-1]['target'] / MIB:.2f}",
+                     f"{held} of {len(t)}", f"{worst['over']:+.1%}",
+                     f"{min(r['over'] for r in t):+.1%}",
+                     str(len({r['key'] for r in t}))])
+    lines.append(markdown_table(["model", "targets (MiB)", "held", "closest to N (worst)",
+                                 "farthest below N", "distinct plans"], rows))
+    return "\n".join(lines)
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--models", nargs="+", default=list(MODELS), choices=MODELS)
+    parser.add_argument("--quick", action="store_true", help="small models (a smoke test)")
+    parser.add_argument("--targets", type=int, default=13)
+    parser.add_argument("--json", default=DEFAULT_JSON)
+    parser.add_argument("--cache", default=None, help="JSON file of plan measurements")
+    args = parser.parse_args(argv)
+    cache = {}
+    if args.cache and os.path.exists(args.cache):
+        with open(args.cache) as f:
+            cache = json.load(f)
+    results = []
+    for name in args.models:
+        print(f"{name}:", flush=True)
+        results.append(run_model(name, args.quick, args.targets, cache))
+        if args.cache:
+            write_json(args.cache, cache)
+    text = report(results)
+    print("\n" + text)
+    write_json(args.json, {"environment": environment(), "torch_threads": torch.get_num_threads(),
+                           "margin": PEAK_MARGIN, "results": results, "table": text})
+    bad = [m["model"] for m in results
+           if not m["monotone_holds"] or not all(r["holds"] for r in m["targets"])]
+    if bad:
+        print(f"\nmissed on: {', '.join(bad)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,62 @@
+"""Peak targets hold when measured: a small zoo GPT compiled with ``torch.compile`` (Inductor's
+C++ kernels) and fusioncut as the partitioner; one training step's peak from the CPU
+profiler's memory events (``bench/budget_peak.py``, gradients of the previous step freed
+before the window opens).
+
+Asserted: under ``peak_memory_bytes = N`` the measured peak is at most N (+2% for allocator
+rounding) at targets across fusioncut's range; the measured peak never rises as
+``memory_budget`` falls; the estimate is within the margin ``Options.peak_margin`` of what is
+measured. bench/bench_peak.py runs the same checks on the larger models of docs/budget.md.
+"""
+
+import warnings
+
+import pytest
+import torch
+
+from budget_peak import Session  # noqa: E402  (bench/ is on sys.path: tests/conftest.py)
+
+from fusioncut.budget import raised
+from fusioncut.models import GPT, gpt_config, gpt_inputs
+from fusioncut.options import Options
+
+ROUNDING = 1.02
+
+
+@pytest.fixture(scope="module")
+def gpt():
+    cfg = gpt_config("demo", n_layer=1, d_model=32, n_head=2, block_size=32, vocab=64)
+    torch.manual_seed(0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return Session("gpt-tiny", model=(GPT(cfg), gpt_inputs(cfg, batch=2)))
+
+
+def _measure(session, **options):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return session.measure(Options(**options))
+
+
+def test_peak_target_holds_when_measured(gpt):
+    front = gpt.plan(Options(memory_budget=0.0)).budget.frontier
+    margin = Options().peak_margin
+    lo = raised(front.least.peak.peak, margin)
+    hi = raised(front.runtime.peak.peak, margin)
+    for n in (lo, hi):
+        r = _measure(gpt, peak_memory_bytes=n)
+        assert r["emitted_as_decided"]
+        assert r["measured"] <= n * ROUNDING, (n, r["measured"], r["estimate"])
+
+
+def test_measured_peak_is_monotone_in_the_budget(gpt):
+    peaks = [_measure(gpt, memory_budget=b)["measured"] for b in (0.0, 0.5, 1.0)]
+    assert peaks == sorted(peaks), peaks
+
+
+def test_estimate_is_within_the_margin_of_the_measured_peak(gpt):
+    margin = Options().peak_margin
+    for b in (0.0, 1.0):
+        r = _measure(gpt, memory_budget=b)
+        assert r["measured"] <= raised(r["estimate"], margin), (b, r["measured"], r["estimate"])
+        assert r["estimate"] <= r["measured"] * (1 + margin), (b, r["measured"], r["estimate"])

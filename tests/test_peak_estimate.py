@@ -1,0 +1,244 @@
+"""The peak estimate's model of Inductor (peak.py, peak_extern.py) and how the memory targets
+use it (budget.py): workspaces, layout copies and merged matmuls found from the joint graph;
+in-place hand-over in the walk; points whose estimated peak falls at every step; peak targets
+with their margin, their warnings and ties; invariants under every target."""
+
+import copy
+import functools
+import warnings
+
+import numpy as np
+import pytest
+import torch
+import torch.nn.functional as F
+from functorch.compile import aot_function, make_boxed_func
+from torch.utils import checkpoint
+
+import fusioncut
+from fusioncut.budget import BudgetWarning, raised
+from fusioncut.models import (
+    ConvBN, GPT, Llama, LlamaConfig, gpt_config, gpt_inputs, llama_inputs,
+)
+from fusioncut.ops import OpKind
+from fusioncut.options import Options
+from fusioncut.peak import _peak, estimate_peak
+from fusioncut.peak_extern import extern_memory
+from fusioncut.report import capture
+
+
+def _compiler(gm, _inputs):
+    return make_boxed_func(gm)
+
+
+def _graph(module, *inputs):
+    cap = capture(module, *inputs, via="aot")
+    d = fusioncut.decide(cap.joint_module, num_fwd_outputs=cap.num_fwd_outputs,
+                         static_lifetime_input_indices=cap.static_lifetime_input_indices)
+    return cap, d
+
+
+def _gpt(layers=2, style="demo"):
+    cfg = gpt_config(style, n_layer=layers, d_model=32, n_head=2, block_size=16, vocab=64)
+    torch.manual_seed(0)
+    return capture(GPT(cfg), *gpt_inputs(cfg, batch=2), via="aot")
+
+
+def _decide(cap, **options):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", BudgetWarning)
+        return fusioncut.decide(cap.joint_module, num_fwd_outputs=cap.num_fwd_outputs,
+                                static_lifetime_input_indices=cap.static_lifetime_input_indices,
+                                options=Options(**options))
+
+
+# --- what Inductor holds beyond the graph's values -------------------------------------------
+
+
+def test_extern_memory_sizes_the_cpu_flash_attention_workspaces():
+    cfg = LlamaConfig(n_layer=1, d_model=32, n_head=4, block_size=16, vocab=64)
+    torch.manual_seed(0)
+    _, d = _graph(Llama(cfg), *llama_inputs(cfg, batch=2))
+    g = d.graph
+    ext = extern_memory(g)
+    names = [g.op_name(i) for i in range(g.num_nodes)]
+    fw = names.index("aten._scaled_dot_product_flash_attention_for_cpu")
+    bw = names.index("aten._scaled_dot_product_flash_attention_for_cpu_backward")
+    threads, q, keys, head = torch.get_num_threads(), 16, 16, 8  # sequence 16 < 32: one block
+    assert ext.workspace[fw] == threads * (q * keys + 2 * q + q * head) * 4
+    assert ext.workspace[bw] == threads * (2 * q * keys + q) * 4
+
+
+def test_extern_memory_copies_convolution_inputs_to_channels_last():
+    torch.manual_seed(0)
+    _, d = _graph(ConvBN(4), torch.randn(2, 3, 8, 8))
+    g = d.graph
+    ext = extern_memory(g)
+    copied = {g.nodes[i].name: int(ext.layout_copy[i]) for i in np.flatnonzero(ext.layout_copy)}
+    # the two 3x3 weights and the image fed to the first convolution
+    assert sorted(copied.values()) == sorted([4 * 3 * 9 * 4, 4 * 4 * 9 * 4, 2 * 3 * 8 * 8 * 4])
+    convs = [i for i in range(g.num_nodes) if g.op_name(i) == "aten.convolution"]
+    assert all(ext.workspace[i] > 0 for i in convs)  # oneDNN reorders the weight
+
+
+def test_extern_memory_merges_a_tied_weights_matmul_into_its_add():
+    cap = _gpt(layers=1, style="tests")  # head x @ wte.weight.t(): the embedding is tied
+    g = _decide(cap).graph
+    ext = extern_memory(g)
+    merged = np.flatnonzero(ext.addmm >= 0)
+    assert len(merged) >= 1
+    for i in merged:
+        assert g.op_name(i) == "aten.mm" and g.op_name(int(ext.addmm[i])) == "aten.add"
+
+
+def test_walk_hands_a_dying_input_to_an_in_place_output():
+    # One storage of 16 bytes dies at time 1 where a fused kernel writes 16 bytes: with the
+    # hand-over the two never coexist; without it (an extern kernel) they do.
+    alloc_t, alloc_s = np.array([0, 1]), np.array([16, 16])
+    free_t, free_s = np.array([1, 2]), np.array([16, 16])
+    assert _peak(alloc_t, alloc_s, free_t, free_s, np.array([False, True]))[0] == 16
+    assert _peak(alloc_t, alloc_s, free_t, free_s, np.array([False, False]))[0] == 32
+
+
+def test_estimate_does_not_depend_on_shape_reads():
+    """aten.sym_size reads a tensor's sizes: it neither keeps the tensor alive nor orders its
+    recomputation (a dynamic graph and its static twin estimate the same)."""
+    cap = _gpt()
+    d = _decide(cap, memory_budget=0.0)
+    est = estimate_peak(d.graph, d.saved)
+    assert est.peak == d.budget.point.peak.peak > 0
+
+
+# --- the targets ----------------------------------------------------------------------------
+
+
+def test_points_lower_the_estimated_peak_at_every_step():
+    front = _decide(_gpt(), memory_budget=0.0).budget.frontier
+    points = front.points
+    assert len(points) >= 2
+    for a, b in zip(points, points[1:]):
+        assert b.peak.peak < a.peak.peak
+        assert b.saved_bytes < a.saved_bytes
+
+
+def test_peak_target_keeps_the_margin():
+    cap = _gpt()
+    front = _decide(cap, memory_budget=0.0).budget.frontier
+    for p in front.points:
+        n = raised(p.peak.peak, 0.25)
+        d = _decide(cap, peak_memory_bytes=n, peak_margin=0.25)
+        assert raised(d.budget.point.peak.peak, 0.25) <= n
+        assert d.budget.expected_peak == (d.budget.point.peak.peak, raised(
+            d.budget.point.peak.peak, 0.25))
+        loose = _decide(cap, peak_memory_bytes=n, peak_margin=0.0)
+        assert loose.budget.point.recompute_seconds <= d.budget.point.recompute_seconds
+
+
+def test_peak_target_met_only_within_the_margin_warns():
+    cap = _gpt()
+    least = _decide(cap, memory_budget=0.0).budget.frontier.least.peak.peak
+    with pytest.warns(BudgetWarning, match=r"met only within the estimate's margin"):
+        d = fusioncut.decide(cap.joint_module, num_fwd_outputs=cap.num_fwd_outputs,
+                             static_lifetime_input_indices=cap.static_lifetime_input_indices,
+                             options=Options(peak_memory_bytes=least, peak_margin=0.5))
+    assert d.budget.within_margin and d.budget.gap == 0
+
+
+def test_peak_target_takes_the_plan_saving_least_among_equal_estimates():
+    cap = _gpt()
+    d = _decide(cap, peak_memory_bytes=10 ** 12)
+    front = d.budget.frontier
+    point = front._first(lambda p: True)
+    tie = front._ties.get(id(point))
+    chosen = d.budget.point
+    assert chosen.peak.peak == point.peak.peak
+    assert chosen.saved_bytes == (tie.saved_bytes if tie is not None else point.saved_bytes)
+
+
+def test_byte_target_takes_the_best_plan_in_reach():
+    cap = _gpt()
+    front = _decide(cap, memory_budget=0.0).budget.frontier
+    limit = (front.least.saved_bytes + front.runtime.saved_bytes) // 2
+    d = _decide(cap, memory_budget_bytes=limit)
+    best = front.best_within(limit)
+    assert d.budget.point.saved_bytes <= limit
+    assert d.budget.point.recompute_seconds == pytest.approx(best.recompute_seconds)
+
+
+@pytest.mark.parametrize("value", [-0.1, 11, "0.2", True, float("nan")])
+def test_bad_peak_margin_names_the_field(value):
+    with pytest.raises(ValueError, match=r"peak_margin = .* is invalid; expected a number in"):
+        Options(peak_margin=value)
+
+
+# --- invariants under every target ----------------------------------------------------------
+
+TARGETS = [{"memory_budget": 0.0}, {"memory_budget_bytes": 0}, {"peak_memory_bytes": 0},
+           {"peak_memory_bytes": 10 ** 12, "peak_margin": 0.0}]
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_random_ops_are_never_redrawn_under_any_target(target):
+    def fn(x, w):
+        h = torch.tanh(x @ w)
+        return (F.dropout(h, 0.5, training=True) * h).sum()
+
+    x, w = torch.randn(8, 16), torch.randn(16, 16, requires_grad=True)
+    box = {}
+
+    def part(joint, joint_inputs, **kwargs):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", BudgetWarning)
+            fw, bw = fusioncut.partition(joint, joint_inputs, options=Options(**target),
+                                         **kwargs)
+        box["bw"] = bw
+        return fw, bw
+
+    aot_function(fn, _compiler, _compiler, partition_fn=part)(x, w).backward()
+    assert [n for n in box["bw"].graph.nodes if n.op == "call_function"
+            and torch.Tag.nondeterministic_seeded in getattr(n.target, "tags", ())] == []
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_checkpoint_annotations_hold_under_any_target(target):
+    def policy(ctx, op, *args, **kwargs):
+        if op == torch.ops.aten.mm.default:
+            return checkpoint.CheckpointPolicy.MUST_SAVE
+        return checkpoint.CheckpointPolicy.PREFER_RECOMPUTE
+
+    def fn(x, w):
+        ctx = functools.partial(checkpoint.create_selective_checkpoint_contexts, policy)
+        return checkpoint.checkpoint(lambda a, b: torch.sin(a @ b).cos() @ b, x, w,
+                                     use_reentrant=False, context_fn=ctx).sum()
+
+    x, w = torch.randn(8, 8, requires_grad=True), torch.randn(8, 8, requires_grad=True)
+    box = {}
+
+    def part(joint, joint_inputs, **kwargs):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", BudgetWarning)
+            fw, bw = fusioncut.partition(copy.deepcopy(joint), joint_inputs,
+                                         options=Options(**target), **kwargs)
+        box["bw"] = bw
+        return fw, bw
+
+    aot_function(fn, _compiler, _compiler, partition_fn=part)(x, w).backward()
+    # The two forward matmuls are MUST_SAVE: only the backward's own matmuls run there.
+    assert len([n for n in box["bw"].graph.nodes if n.target == torch.ops.aten.mm.default]) == 4
+
+
+def test_recomputed_nodes_are_never_random_under_a_peak_target():
+    cap = _gpt(style="record")  # dropout after attention and MLP
+    d = _decide(cap, peak_memory_bytes=0)
+    g = d.graph
+    assert not np.any(g.kind[d.budget.point.recomputed] == OpKind.RANDOM)
+
+
+def test_chosen_peak_is_monotone_in_the_budget_on_fresh_frontiers():
+    """Each decision builds its own frontier and walks only the gap its target needs: the
+    plans still agree on one order (no gap depends on another having been walked)."""
+    for cap in (_gpt(), _gpt(style="tests")):
+        peaks = []
+        for b in range(21):
+            d = _decide(cap, memory_budget=b / 20)
+            peaks.append(estimate_peak(d.graph, d.saved).peak)  # budget 1: the runtime plan
+        assert peaks == sorted(peaks), peaks
