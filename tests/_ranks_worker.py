@@ -280,8 +280,9 @@ def _aot_run(fn, partition_fn, rank: int, dynamic: bool = False):
 
 def scenario_direct(rank: int) -> dict:
     torch._functorch.config._sync_decision_cross_ranks = True
-    # rank 1 would save less (a memory budget of 0); with the flag it takes rank 0's set
-    options = Options() if rank == 0 else Options(memory_budget=0.0)
+    # rank 1 would save less (a byte budget of 0: the least-storage plan); with the flag it
+    # takes rank 0's set
+    options = Options() if rank == 0 else Options(memory_budget_bytes=0)
     out: dict = {}
     cap = fusioncut.capture(_sp_function, batch(rank, 0, cols=16),
                             torch.randn(16, 32, requires_grad=True),

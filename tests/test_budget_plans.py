@@ -18,7 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import fusioncut
-from fusioncut.budget import BudgetWarning
+from fusioncut.budget import PEAK_STEP, BudgetWarning
 from fusioncut.models import GPT, Llama, LlamaConfig, gpt_config, gpt_inputs, llama_inputs
 from fusioncut.options import Options
 from fusioncut.peak import _peak
@@ -56,12 +56,12 @@ def _pareto(cap, **options):
 def test_frontier_is_monotone_from_the_runtime_plan_down():
     front = _pareto(_gpt_capture())
     points = front.points
-    assert len(points) >= 3
+    assert len(points) >= 2
     runtime = _decide(_gpt_capture())
     assert np.array_equal(points[0].saved, runtime.saved)  # budget 1: the runtime plan
     for a, b in zip(points, points[1:]):
         assert b.saved_bytes < a.saved_bytes
-        assert b.peak.peak <= a.peak.peak
+        assert b.peak.peak < a.peak.peak * (1 - PEAK_STEP)  # each point lowers the peak
         assert b.recompute_seconds >= a.recompute_seconds - 1e-15
 
 

@@ -32,7 +32,7 @@ def _syncs(result):
 
 def test_sync_rank1_uses_rank0_saved_set(direct):
     r0, r1 = direct
-    # rank 1 alone (a memory budget of 0) would save less than rank 0 ...
+    # rank 1 alone (a byte budget of 0) would save less than rank 0 ...
     assert r1["own_saved"] != r0["own_saved"]
     # ... but with the flag every rank emits rank 0's saved set, and computes the right thing
     (g0,), (g1,) = r0["sp_graphs"], r1["sp_graphs"]

@@ -143,7 +143,7 @@ class Frontier:
             p, last = generator.points[k], anchors[-1]
             if p.key == runtime.key:
                 where[0] = k  # the runtime plan is also a cut of the sweep
-            elif p.saved_bytes < last.saved_bytes and p.peak.peak < last.peak.peak \
+            elif p.saved_bytes < last.saved_bytes and _lower(p, last) \
                     and p.seconds >= last.seconds:
                 anchors.append(p)
                 where.append(k)
@@ -245,11 +245,11 @@ class Frontier:
                     lo.saved_bytes < q.saved_bytes < last.saved_bytes
                     and last.seconds <= q.seconds <= lo.seconds):
                 continue
-            if q.peak.peak >= last.peak.peak:
+            if not _lower(q, last):
                 if q.peak.peak == last.peak.peak:
                     self._tie(last, q)
                 continue
-            if q.peak.peak <= lo.peak.peak:
+            if not _lower(lo, q):
                 continue  # anchor k peaks no higher (each gap stays between its anchors)
             seen.add(q.key)
             kept.append(q)
@@ -290,10 +290,10 @@ class Frontier:
         """The plan that recomputes least among those in reach saving at most ``limit``
         bytes (``best_within``: the knapsack between the sweep's cuts and the search above
         their edge, not only the points), and by how many bytes it misses (0 when it fits;
-        below the least plan, the least plan)."""
+        below every plan, the sweep's least-storage cut)."""
         best = self.best_within(limit)
-        if best is None:
-            best = self.least
+        if best is None:  # below every plan: the one saving fewest bytes (least storage)
+            best = min(self.generator.points + [self.least], key=lambda p: p.saved_bytes)
         return best, max(0, best.saved_bytes - limit)
 
     def for_peak(self, limit: int, margin: float = 0.0) -> tuple[FrontierPoint, int]:
@@ -313,6 +313,16 @@ def raised(peak: int, margin: float) -> int:
 
 
 _PLANS_PER_GAP = 48  # plans a sweep gap offers (spread evenly over its reachable bytes)
+PEAK_STEP = 0.02
+"""The least fraction by which a point's estimated peak must fall below the point before it:
+closer than that, the estimate cannot order two plans (GPT-2 from transformers, docs/budget.md:
+two plans 1.3% apart in the estimate measured 2.5% the other way), and the one recomputing
+more buys nothing."""
+
+
+def _lower(p: FrontierPoint, q: FrontierPoint) -> bool:
+    """Whether ``p``'s estimated peak is lower than ``q``'s by at least ``PEAK_STEP``."""
+    return p.peak.peak < q.peak.peak * (1.0 - PEAK_STEP)
 
 
 def _pareto_insert(plans: list[FrontierPoint], p: FrontierPoint) -> None:
