@@ -235,9 +235,12 @@ class Frontier:
         hi, lo = self.anchors[k - 1], self.anchors[k]
         seen = {p.key for p in kept}
         while at[0] < len(todo):
+            last = kept[-1] if kept else hi
+            if lo.peak.peak >= last.peak.peak * (1.0 - PEAK_STEP) ** 2:
+                at[0] = len(todo)  # no peak fits a step below the last and above anchor k
+                break
             entry = todo[at[0]]
             at[0] += 1
-            last = kept[-1] if kept else hi
             if entry[0] >= last.saved_bytes:
                 continue  # saves as much as the point before (by the network's count)
             q = self._point(entry)

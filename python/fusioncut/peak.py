@@ -84,6 +84,7 @@ def phases(graph: JointGraph, saved: np.ndarray) -> tuple[np.ndarray, np.ndarray
     in_bw = np.isin(role, BACKWARD_ROLES) & (role > Role.CONSTANT)
     tangent_dependent = in_bw.tolist()
     live_out = (graph.bwd_output | graph.fwd_output).tolist()
+    bwd_output = graph.bwd_output.tolist()
     saved_l = is_saved.tolist()
     forward = (role == Role.FORWARD).tolist()
     users = graph.user_lists()
@@ -109,7 +110,7 @@ def phases(graph: JointGraph, saved: np.ndarray) -> tuple[np.ndarray, np.ndarray
         if first < n and not saved_l[i]:
             bw[i] = True
             trigger[i] = first_value if first_value < n else first
-        elif graph.bwd_output[i] and not saved_l[i] and not forward[i]:
+        elif bwd_output[i] and not saved_l[i] and not forward[i]:
             bw[i] = True  # a backward output computable from forward values alone
         if saved_l[i] or needed_in_fw or (live_out[i] and not bw[i]):
             fw[i] = True
