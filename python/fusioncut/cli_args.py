@@ -10,7 +10,6 @@ from __future__ import annotations
 import argparse
 import importlib
 import importlib.util
-import math
 import os
 import sys
 from typing import Any, Callable
@@ -19,8 +18,8 @@ from fusioncut._files import FileProblem, atomic_output, plot_problem, writable_
 
 __all__ = ["DEMO_HEADS", "CliError", "ModelError", "Parser", "QuietTorch", "add_output_args",
            "add_partition_args", "available_memory", "budget_list", "check_outputs",
-           "demo_memory", "first_line", "int_at_least", "load_model", "load_target",
-           "make_inputs", "nonnegative", "parse_input_spec", "positive", "write_output"]
+           "demo_memory", "first_line", "int_at_least", "load_target",
+           "nonnegative", "parse_input_spec", "positive", "write_output"]
 
 
 class CliError(Exception):
@@ -55,23 +54,6 @@ def parse_input_spec(spec: str) -> tuple[tuple[int, ...], Any]:
             raise CliError(f"--input {spec!r}: unknown dtype {dtype_text!r} (e.g. float32, "
                            f"float16, bfloat16, int64, int32, bool)")
     return shape, dtype
-
-
-def make_inputs(specs: list[str], requires_grad: bool, int_high: int, seed: int) -> list:
-    import torch
-
-    g = torch.Generator().manual_seed(seed)
-    out = []
-    for spec in specs:
-        shape, dtype = parse_input_spec(spec)
-        if dtype.is_floating_point or dtype.is_complex:
-            t = torch.randn(shape, generator=g).to(dtype)
-            out.append(t.requires_grad_(requires_grad))
-        elif dtype == torch.bool:
-            out.append(torch.rand(shape, generator=g) < 0.5)
-        else:
-            out.append(torch.randint(0, int_high, shape, generator=g).to(dtype))
-    return out
 
 
 def load_target(target: str) -> Any:
@@ -231,40 +213,6 @@ def available_memory() -> float | None:
         return float(os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_AVPHYS_PAGES"))
     except (ValueError, OSError, AttributeError):
         return None
-
-
-def load_model(args) -> tuple[Any, list]:
-    """``args.target()`` and random inputs of the ``--input`` shapes: output paths, shapes
-    and memory checked before torch is imported or the user's code runs."""
-    check_outputs(args)
-    specs = list(args.input)
-    total = 0
-    for spec in specs:  # bad shapes fail before the user's code runs
-        shape, dtype = parse_input_spec(spec)
-        total += math.prod(shape) * dtype.itemsize
-    have = available_memory()
-    if have is not None and total > 0.5 * have:
-        raise CliError(f"--input {' '.join(specs)}: the inputs alone need {total / 2**30:.3g} "
-                       f"GiB, more than half of the {have / 2**30:.1f} GiB available")
-    import torch
-
-    factory = load_target(args.target)
-    try:
-        made = factory()
-    except Exception as e:
-        raise ModelError(f"{args.target}() raised {type(e).__name__}: {first_line(e)}") from e
-    is_module = isinstance(made, torch.nn.Module)
-    if not is_module and not callable(made):
-        raise CliError(f"{args.target}() returned a {type(made).__name__}; expected an "
-                       "nn.Module or a function")
-    if is_module:
-        made.train()
-    inputs = make_inputs(specs, requires_grad=not is_module, int_high=args.int_high,
-                         seed=args.seed)
-    if not is_module and not any(getattr(t, "requires_grad", False) for t in inputs):
-        raise CliError(f"{args.target}() returned a function but no --input is floating "
-                       "point: nothing requires grad, so there is no backward to partition")
-    return made, inputs
 
 
 # Measured: python -m fusioncut demo holds ~350 MB of torch and ~5 MB of graph bookkeeping
