@@ -357,7 +357,6 @@ def node_copier(graph: Any) -> Any:
         _graph_internals_available(graph)
     ):
         return graph.node_copy
-    import copy
 
     from torch.fx.node import Node, map_arg
 
@@ -371,13 +370,16 @@ def node_copier(graph: Any) -> Any:
     ):
         return graph.node_copy
 
+    set_attr = object.__setattr__
+
     def copy_node(node: Any, arg_transform: Any) -> Any:
         args = map_arg(node.args, arg_transform)
         kwargs = map_arg(node.kwargs, arg_transform)
         name = create_name(node.name, None)
         n = Node(graph, name, node.op, node.target, args, kwargs, node.type)
-        # Before the lookup-table insert: Node.__setattr__ re-indexes nodes already in it.
-        n.meta = copy.copy(node.meta)
+        # Before the lookup-table insert, Node.__setattr__ only checks that the node is not
+        # indexed yet: set the shallow copy of the meta directly.
+        set_attr(n, "meta", dict(node.meta))
         associate(name, n)
         insert(n)
         lookup_insert(n)
