@@ -174,9 +174,11 @@ class JointGraph:
     def split_saved(self, saved) -> tuple[list[fx.Node], list[fx.Node]]:
         """Saved node indices as ``build_modules`` takes them: the values (tensors, and opaque
         objects it hands on as torch's saved opaque values), then the SymInts."""
-        nodes, value = self.nodes, self.value
-        return ([nodes[i] for i in saved if value[i] != Value.SYMINT],
-                [nodes[i] for i in saved if value[i] == Value.SYMINT])
+        nodes, symint = self.nodes, int(Value.SYMINT)
+        saved = [int(i) for i in saved]
+        is_symint = (self.value[np.asarray(saved, dtype=np.int64)] == symint).tolist()
+        return ([nodes[i] for i, s in zip(saved, is_symint) if not s],
+                [nodes[i] for i, s in zip(saved, is_symint) if s])
 
     def effective_kind(self) -> np.ndarray:
         """``kind`` with each getitem replaced by its producer's kind: ``native_dropout``'s
