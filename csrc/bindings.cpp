@@ -17,6 +17,7 @@
 #include "input.h"
 #include "min_cut.h"
 #include "node_cut.h"
+#include "phases.h"
 
 namespace py = pybind11;
 using fusioncut::Algorithm;
@@ -182,6 +183,51 @@ BoundNodeCutResult solve_bound(BoundNodeCutGraph& self, const Int64Array& weight
                             py::str(algorithm_name(result.algorithm))};
 }
 
+// _core.phase_split: validates the CSR users (each above its node, so the reverse sweep reads
+// only what it has written) and runs fusioncut::phase_split holding the GIL (microseconds).
+py::tuple phase_split_bound(const Int64Array& user_ptr, const Int64Array& user_dst,
+                            const py::array_t<uint8_t, py::array::c_style>& bits,
+                            const py::array_t<bool, py::array::c_style>& saved) {
+  const char* kFunction = "phase_split";
+  check_one_dimensional(kFunction, "user_ptr", user_ptr);
+  check_one_dimensional(kFunction, "user_dst", user_dst);
+  if (bits.ndim() != 1 || saved.ndim() != 1) {
+    throw py::type_error("phase_split: bits and saved must be one-dimensional");
+  }
+  const int64_t n = bits.size();
+  if (saved.size() != n || user_ptr.size() != n + 1) {
+    throw py::value_error("phase_split: bits has " + std::to_string(n) + " nodes, saved " +
+                          std::to_string(saved.size()) + ", user_ptr " +
+                          std::to_string(user_ptr.size()) + " entries (want n + 1)");
+  }
+  const int64_t* ptr = user_ptr.data();
+  const int64_t* dst = user_dst.data();
+  if (ptr[0] != 0 || ptr[n] != user_dst.size()) {
+    throw py::value_error("phase_split: user_ptr must run from 0 to len(user_dst) = " +
+                          std::to_string(user_dst.size()));
+  }
+  for (int64_t i = 0; i < n; ++i) {
+    if (ptr[i + 1] < ptr[i] || ptr[i + 1] > user_dst.size()) {
+      throw py::value_error("phase_split: user_ptr must not decrease nor pass len(user_dst) "
+                            "(node " + std::to_string(i) + ")");
+    }
+    for (int64_t e = ptr[i]; e < ptr[i + 1]; ++e) {
+      if (dst[e] <= i || dst[e] >= n) {
+        throw py::value_error("phase_split: user " + std::to_string(dst[e]) + " of node " +
+                              std::to_string(i) + " is not in (" + std::to_string(i) + ", " +
+                              std::to_string(n) + "): nodes must be in topological order");
+      }
+    }
+  }
+  BoolArray fw(n), bw(n);
+  Int64Array trigger(n);
+  fusioncut::phase_split(n, ptr, dst, bits.data(),
+                         reinterpret_cast<const uint8_t*>(saved.data()),
+                         reinterpret_cast<uint8_t*>(fw.mutable_data()),
+                         reinterpret_cast<uint8_t*>(bw.mutable_data()), trigger.mutable_data());
+  return py::make_tuple(std::move(fw), std::move(bw), std::move(trigger));
+}
+
 }  // namespace
 
 PYBIND11_MODULE(_core, m) {
@@ -270,6 +316,13 @@ PYBIND11_MODULE(_core, m) {
       py::arg("algorithm") = "auto", py::arg("check") = false,
       "Minimum s-t cut of C-contiguous int64 arrays, copied and validated before the GIL is "
       "released; returns a MinCutResult.");
+
+  m.def("phase_split", &phase_split_bound, py::arg("user_ptr").noconvert(),
+        py::arg("user_dst").noconvert(), py::arg("bits").noconvert(),
+        py::arg("saved").noconvert(),
+        "Which graph computes each node for one saved set (fusioncut.peak.phases): users in "
+        "CSR form (int64, each above its node), uint8 PhaseFlag bits and a bool saved mask "
+        "per node; returns (forward, backward, trigger).");
 
   py::class_<BoundNodeCutComponents>(
       m, "NodeCutComponents",

@@ -21,7 +21,9 @@ from fusioncut.models import (
 )
 from fusioncut.ops import OpKind
 from fusioncut.options import Options
-from fusioncut.peak import _peak, estimate_peak
+from fusioncut.graph import Role
+from fusioncut.network import BACKWARD_ROLES
+from fusioncut.peak import _peak, estimate_peak, phases
 from fusioncut.peak_extern import extern_memory
 from fusioncut.report import capture
 
@@ -106,6 +108,56 @@ def test_estimate_does_not_depend_on_shape_reads():
     d = _decide(cap, memory_budget=0.0)
     est = estimate_peak(d.graph, d.saved)
     assert est.peak == d.budget.point.peak.peak > 0
+
+
+def _phases_by_definition(graph, saved):
+    """phases() written out in Python over the user lists: what the C++ sweep must equal."""
+    n, role = graph.num_nodes, graph.role
+    is_saved = np.zeros(n, dtype=bool)
+    is_saved[saved] = True
+    is_input = role <= Role.CONSTANT
+    tangent = np.isin(role, BACKWARD_ROLES) & ~is_input
+    metadata = graph.kind == OpKind.SYMBOLIC
+    users = graph.user_lists()
+    fw, bw, trigger = list(role == Role.FORWARD), [False] * n, list(range(n))
+    for i in range(n - 1, -1, -1):
+        if is_input[i]:
+            continue
+        if tangent[i]:
+            bw[i] = True
+            continue
+        first = min((trigger[u] for u in users[i] if bw[u]), default=n)
+        first_value = min((trigger[u] for u in users[i] if bw[u] and not metadata[u]),
+                          default=n)
+        if first < n and not is_saved[i]:
+            bw[i], trigger[i] = True, first_value if first_value < n else first
+        elif graph.bwd_output[i] and not is_saved[i] and role[i] != Role.FORWARD:
+            bw[i] = True
+        if is_saved[i] or any(fw[u] for u in users[i]) or (
+                (graph.bwd_output[i] or graph.fwd_output[i]) and not bw[i]):
+            fw[i] = True
+    return np.array(fw), np.array(bw), np.array(trigger)
+
+
+def test_phases_equal_their_definition_on_random_saved_sets():
+    cap = _gpt()
+    graph = _decide(cap).graph
+    rng = np.random.default_rng(0)
+    for density in (0.0, 0.05, 0.3, 1.0):
+        saved = np.flatnonzero(rng.random(graph.num_nodes) < density)
+        got, want = phases(graph, saved), _phases_by_definition(graph, saved)
+        for a, b in zip(got, want):
+            np.testing.assert_array_equal(a, b)
+
+
+def test_phase_split_refuses_users_out_of_order():
+    ptr = np.array([0, 1, 1], dtype=np.int64)
+    bits, saved = np.zeros(2, dtype=np.uint8), np.zeros(2, dtype=bool)
+    with pytest.raises(ValueError, match="topological order"):
+        fusioncut._core.phase_split(ptr, np.array([0], dtype=np.int64), bits, saved)
+    with pytest.raises(ValueError, match="user_ptr"):
+        fusioncut._core.phase_split(np.array([0, 2, 1], dtype=np.int64),
+                                    np.array([1], dtype=np.int64), bits, saved)
 
 
 # --- the targets ----------------------------------------------------------------------------

@@ -48,6 +48,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from fusioncut import _core
 from fusioncut.graph import JointGraph, Role, Value
 from fusioncut.network import BACKWARD_ROLES
 from fusioncut.ops import OpKind
@@ -75,46 +76,36 @@ def phases(graph: JointGraph, saved: np.ndarray) -> tuple[np.ndarray, np.ndarray
     the backward computes, the graph index of the first backward node that needs its value
     (its own index for a node that depends on a tangent; a node that reads only its sizes,
     ``aten.sym_size``, counts only when nothing else needs it: Inductor computes sizes from
-    the shape symbols, not from the tensor)."""
-    n = graph.num_nodes
-    role = graph.role
-    is_saved = np.zeros(n, dtype=bool)
+    the shape symbols, not from the tensor). One reverse sweep over the users, in C++
+    (``_core.phase_split``): the frontier runs it for every plan it scores."""
+    is_saved = np.zeros(graph.num_nodes, dtype=bool)
     is_saved[saved] = True
-    is_input = (role <= Role.CONSTANT).tolist()
-    in_bw = np.isin(role, BACKWARD_ROLES) & (role > Role.CONSTANT)
-    tangent_dependent = in_bw.tolist()
-    live_out = (graph.bwd_output | graph.fwd_output).tolist()
-    bwd_output = graph.bwd_output.tolist()
-    saved_l = is_saved.tolist()
-    forward = (role == Role.FORWARD).tolist()
-    users = graph.user_lists()
-    metadata = (graph.kind == OpKind.SYMBOLIC).tolist()
-    bw = [False] * n
-    fw = list(forward)
-    trigger = list(range(n))
-    for i in range(n - 1, -1, -1):
-        if is_input[i]:
-            continue
-        if tangent_dependent[i]:
-            bw[i] = True
-            continue
-        first = first_value = n
-        needed_in_fw = False
-        for u in users[i]:
-            if bw[u] and trigger[u] < first:
-                first = trigger[u]
-            if bw[u] and trigger[u] < first_value and not metadata[u]:
-                first_value = trigger[u]
-            if fw[u]:
-                needed_in_fw = True
-        if first < n and not saved_l[i]:
-            bw[i] = True
-            trigger[i] = first_value if first_value < n else first
-        elif bwd_output[i] and not saved_l[i] and not forward[i]:
-            bw[i] = True  # a backward output computable from forward values alone
-        if saved_l[i] or needed_in_fw or (live_out[i] and not bw[i]):
-            fw[i] = True
-    return np.asarray(fw, dtype=bool), np.asarray(bw, dtype=bool), np.asarray(trigger)
+    return _core.phase_split(np.ascontiguousarray(graph.user_ptr, dtype=np.int64),
+                             np.ascontiguousarray(graph.edge_dst, dtype=np.int64),
+                             _phase_bits(graph), is_saved)
+
+
+def _phase_bits(graph: JointGraph) -> np.ndarray:
+    """uint8 (n,): the saved-set-independent facts ``phase_split`` reads (``PhaseFlag``),
+    computed once per graph."""
+    cached = graph.__dict__.get("_phase_bits")
+    if cached is None:
+        role = graph.role
+        in_bw = np.isin(role, BACKWARD_ROLES) & (role > Role.CONSTANT)
+        bits = np.zeros(graph.num_nodes, dtype=np.uint8)
+        for flag, mask in ((_INPUT, role <= Role.CONSTANT), (_TANGENT_DEPENDENT, in_bw),
+                           (_LIVE_OUT, graph.bwd_output | graph.fwd_output),
+                           (_BACKWARD_OUTPUT, graph.bwd_output),
+                           (_FORWARD, role == Role.FORWARD),
+                           (_METADATA, graph.kind == OpKind.SYMBOLIC)):
+            bits[mask] |= flag
+        cached = graph.__dict__["_phase_bits"] = bits
+    return cached
+
+
+# csrc/phases.h's PhaseFlag bits.
+_INPUT, _TANGENT_DEPENDENT, _LIVE_OUT, _BACKWARD_OUTPUT, _FORWARD, _METADATA = (
+    1, 2, 4, 8, 16, 32)
 
 
 def recomputed(graph: JointGraph, saved: np.ndarray, split=None) -> np.ndarray:

@@ -1,0 +1,62 @@
+// Which graph computes each joint node for one saved set: the reverse sweep behind
+// fusioncut.peak.phases, here because the frontier runs it once per plan it scores (hundreds
+// of times on a 9k-node graph). Header-only like the solvers; the binding validates the
+// arrays and this code trusts them.
+#pragma once
+
+#include <cstdint>
+
+namespace fusioncut {
+
+// Per-node facts that do not depend on the saved set (bits of PhaseFlags::bits[i]).
+enum PhaseFlag : uint8_t {
+  kPhaseInput = 1,            // a placeholder or constant: exists before either phase
+  kPhaseTangentDependent = 2, // the backward computes it whatever is saved
+  kPhaseLiveOut = 4,          // a forward or backward output of the joint graph
+  kPhaseBackwardOutput = 8,
+  kPhaseForward = 16,         // a forward node (role FORWARD)
+  kPhaseMetadata = 32,        // reads only its input's sizes (aten.sym_size)
+};
+
+// Inputs: n nodes in topological order; the users of node i are
+// user_dst[user_ptr[i] .. user_ptr[i + 1]), every one above i; bits and saved per node.
+// Outputs (n each): fw[i], bw[i] (1 if that graph computes node i) and trigger[i] (for a
+// node the backward computes, the index of the first backward node that needs its value,
+// preferring a reader of the value over one of its sizes; i itself otherwise).
+inline void phase_split(int64_t n, const int64_t* user_ptr, const int64_t* user_dst,
+                        const uint8_t* bits, const uint8_t* saved, uint8_t* fw, uint8_t* bw,
+                        int64_t* trigger) {
+  for (int64_t i = 0; i < n; ++i) {
+    fw[i] = (bits[i] & kPhaseForward) ? 1 : 0;
+    bw[i] = 0;
+    trigger[i] = i;
+  }
+  for (int64_t i = n - 1; i >= 0; --i) {
+    const uint8_t b = bits[i];
+    if (b & kPhaseInput) continue;
+    if (b & kPhaseTangentDependent) {
+      bw[i] = 1;
+      continue;
+    }
+    int64_t first = n, first_value = n;
+    bool needed_in_fw = false;
+    for (int64_t e = user_ptr[i]; e < user_ptr[i + 1]; ++e) {
+      const int64_t u = user_dst[e];
+      if (bw[u]) {
+        if (trigger[u] < first) first = trigger[u];
+        if (trigger[u] < first_value && !(bits[u] & kPhaseMetadata)) first_value = trigger[u];
+      }
+      if (fw[u]) needed_in_fw = true;
+    }
+    const bool is_saved = saved[i] != 0;
+    if (first < n && !is_saved) {
+      bw[i] = 1;
+      trigger[i] = first_value < n ? first_value : first;
+    } else if ((b & kPhaseBackwardOutput) && !is_saved && !(b & kPhaseForward)) {
+      bw[i] = 1;  // a backward output computable from forward values alone
+    }
+    if (is_saved || needed_in_fw || ((b & kPhaseLiveOut) && !bw[i])) fw[i] = 1;
+  }
+}
+
+}  // namespace fusioncut
