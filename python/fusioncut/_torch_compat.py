@@ -337,12 +337,8 @@ def custom_partitioner_fn_base() -> type:
 
 
 def _graph_internals_available(graph: Any) -> bool:
-    return (
-        hasattr(graph, "_graph_namespace")
-        and hasattr(graph, "_insert")
-        and hasattr(graph, "_find_nodes_lookup_table")
-        and hasattr(graph, "_len")
-    )
+    return all(hasattr(graph, name) for name in (
+        "_graph_namespace", "_insert", "_find_nodes_lookup_table", "_len"))
 
 
 def node_copier(graph: Any) -> Any:
