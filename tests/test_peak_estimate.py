@@ -150,14 +150,35 @@ def test_phases_equal_their_definition_on_random_saved_sets():
             np.testing.assert_array_equal(a, b)
 
 
-def test_phase_split_refuses_users_out_of_order():
-    ptr = np.array([0, 1, 1], dtype=np.int64)
+def _i64(*values):
+    return np.array(values, dtype=np.int64)
+
+
+@pytest.mark.parametrize("args, error, match", [
+    ((_i64(0, 1, 1), _i64(0)), ValueError, "topological order"),  # a self loop
+    ((_i64(0, 1, 1), _i64(-5)), ValueError, "topological order"),
+    ((_i64(0, 2, 1), _i64(1)), ValueError, "user_ptr"),  # runs past its users, then back
+    ((_i64(-1, 0, 0), _i64()), ValueError, "user_ptr must run from 0"),
+    ((_i64(0, 0), _i64()), ValueError, "want n \\+ 1"),
+    ((np.zeros(6, dtype=np.int64)[::2], _i64()), TypeError, "incompatible"),  # strided
+    ((_i64(0, 0, 0), np.zeros(0, dtype=np.int32)), TypeError, "incompatible"),
+])
+def test_phase_split_refuses_malformed_users(args, error, match):
     bits, saved = np.zeros(2, dtype=np.uint8), np.zeros(2, dtype=bool)
-    with pytest.raises(ValueError, match="topological order"):
-        fusioncut._core.phase_split(ptr, np.array([0], dtype=np.int64), bits, saved)
-    with pytest.raises(ValueError, match="user_ptr"):
-        fusioncut._core.phase_split(np.array([0, 2, 1], dtype=np.int64),
-                                    np.array([1], dtype=np.int64), bits, saved)
+    with pytest.raises(error, match=match):
+        fusioncut._core.phase_split(*args, bits, saved)
+
+
+def test_phase_split_refuses_malformed_masks():
+    ptr, dst = _i64(0, 0, 0), _i64()
+    with pytest.raises(TypeError, match="one-dimensional"):
+        fusioncut._core.phase_split(ptr, dst, np.zeros((2, 1), dtype=np.uint8),
+                                    np.zeros(2, dtype=bool))
+    with pytest.raises(TypeError, match="incompatible"):
+        fusioncut._core.phase_split(ptr, dst, np.zeros(2, dtype=np.uint8), np.zeros(2))
+    fw, bw, trigger = fusioncut._core.phase_split(_i64(0), _i64(), np.zeros(0, dtype=np.uint8),
+                                                  np.zeros(0, dtype=bool))
+    assert len(fw) == len(bw) == len(trigger) == 0
 
 
 # --- the targets ----------------------------------------------------------------------------
