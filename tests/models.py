@@ -1,4 +1,5 @@
-"""The test suite's models (re-exported from ``fusioncut.models``) and a joint-graph capture.
+"""The test suite's models (re-exported from ``fusioncut.models``), joint-graph captures and
+the few helpers several test files share.
 
 ``GPT``/``GPTConfig`` are the zoo's GPT with its default style, the one the tests have always
 traced (LayerNorm, F.gelu, biases, written-out attention, tied head, dropout after the MLP).
@@ -7,14 +8,21 @@ traced (LayerNorm, F.gelu, biases, written-out attention, tied head, dropout aft
 from __future__ import annotations
 
 import copy
+import functools
+import os
+import subprocess
+import sys
 from dataclasses import dataclass
 
 import torch
 
+import fusioncut
 from fusioncut.models import (  # noqa: F401  (re-exported for the tests)
     GPT, MLP, ConvBN, DropoutMLP, EvoNormS0, GPTConfig, InPlace, LSTMUnrolled, MultiOutput,
-    NoBackwardWork, gpt_inputs,
+    NoBackwardWork, gpt_config, gpt_inputs,
 )
+from fusioncut.options import Options
+from fusioncut.report import capture
 
 
 @dataclass
@@ -56,3 +64,53 @@ def capture_joint(fn, *args, module=None):
     if len(captured) != 1:
         raise RuntimeError(f"capture_joint: expected one joint graph, got {len(captured)}")
     return captured[0]
+
+
+@functools.lru_cache(maxsize=None)
+def small_gpt(layers: int = 2, style: str = "demo"):
+    """The zoo GPT at test size (d 32, 2 heads, 16 tokens, vocab 64, batch 2) captured through
+    AOTAutograd, once per (layers, style). Shared between tests: ``decide``/``pareto`` only
+    read it; copy the joint module before partitioning it."""
+    cfg = gpt_config(style, n_layer=layers, d_model=32, n_head=2, block_size=16, vocab=64)
+    torch.manual_seed(0)
+    return capture(GPT(cfg), *gpt_inputs(cfg, batch=2), via="aot")
+
+
+def _captured_kwargs(cap, options: dict) -> dict:
+    return dict(num_fwd_outputs=cap.num_fwd_outputs,
+                static_lifetime_input_indices=cap.static_lifetime_input_indices,
+                options=Options(**options))
+
+
+def decide_captured(cap, **options):
+    """``fusioncut.decide`` on a capture, with ``Options(**options)``."""
+    return fusioncut.decide(cap.joint_module, **_captured_kwargs(cap, options))
+
+
+def pareto_captured(cap, **options):
+    """``fusioncut.pareto`` on a capture, with ``Options(**options)``."""
+    return fusioncut.pareto(cap.joint_module, **_captured_kwargs(cap, options))
+
+
+def tagged_copy(gm: torch.fx.GraphModule, name: str, tag) -> torch.fx.GraphModule:
+    """A copy of ``gm`` whose node ``name`` asks to be offloaded (``tag == "mark"``: torch's
+    ``meta["should_offload"]``) or carries the checkpoint policy ``tag``."""
+    gm = copy.deepcopy(gm)
+    node = next(n for n in gm.graph.nodes if n.name == name)
+    if tag == "mark":
+        node.meta["should_offload"] = True
+    else:
+        node.meta["recompute"] = tag
+    return gm
+
+
+def last_lines_across_processes(code: str, seeds=("0", "4242")) -> set[str]:
+    """The last line ``code`` prints, run in a fresh interpreter per PYTHONHASHSEED: one
+    element when the result does not depend on the process."""
+    results = set()
+    for seed in seeds:
+        env = dict(os.environ, PYTHONHASHSEED=seed)
+        out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
+                             text=True, check=True)
+        results.add(out.stdout.strip().splitlines()[-1])
+    return results

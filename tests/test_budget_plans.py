@@ -4,7 +4,6 @@ budget, PyTorch's setting is honoured, and bad targets are refused naming the fi
 from __future__ import annotations
 
 import copy
-import functools
 import math
 import warnings
 
@@ -12,8 +11,7 @@ import numpy as np
 import pytest
 import torch
 import torch.nn.functional as F
-import torch.utils.checkpoint as checkpoint
-from functorch.compile import aot_function, aot_module, make_boxed_func
+from functorch.compile import aot_module, make_boxed_func
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -23,6 +21,7 @@ from fusioncut.models import GPT, Llama, LlamaConfig, gpt_config, gpt_inputs, ll
 from fusioncut.options import Options
 from fusioncut.peak import _peak
 from fusioncut.report import capture
+from models import decide_captured, pareto_captured, small_gpt
 
 pytestmark = pytest.mark.filterwarnings("ignore::FutureWarning")
 
@@ -31,33 +30,14 @@ def _compiler(gm, _):
     return make_boxed_func(gm.forward)
 
 
-@functools.lru_cache(maxsize=None)
-def _gpt_capture(layers=2):
-    cfg = gpt_config("demo", n_layer=layers, d_model=32, n_head=2, block_size=16, vocab=64)
-    torch.manual_seed(0)
-    return capture(GPT(cfg), *gpt_inputs(cfg, batch=2), via="aot")
-
-
-def _decide(cap, **options):
-    return fusioncut.decide(cap.joint_module, num_fwd_outputs=cap.num_fwd_outputs,
-                            static_lifetime_input_indices=cap.static_lifetime_input_indices,
-                            options=Options(**options))
-
-
-def _pareto(cap, **options):
-    return fusioncut.pareto(cap.joint_module, num_fwd_outputs=cap.num_fwd_outputs,
-                            static_lifetime_input_indices=cap.static_lifetime_input_indices,
-                            options=Options(**options))
-
-
 # --- the frontier ---------------------------------------------------------------------------
 
 
 def test_frontier_is_monotone_from_the_runtime_plan_down():
-    front = _pareto(_gpt_capture())
+    front = pareto_captured(small_gpt())
     points = front.points
     assert len(points) >= 2
-    runtime = _decide(_gpt_capture())
+    runtime = decide_captured(small_gpt())
     assert np.array_equal(points[0].saved, runtime.saved)  # budget 1: the runtime plan
     for a, b in zip(points, points[1:]):
         assert b.saved_bytes < a.saved_bytes
@@ -68,8 +48,8 @@ def test_frontier_is_monotone_from_the_runtime_plan_down():
 @settings(max_examples=25, deadline=None)
 @given(st.lists(st.floats(0.0, 1.0), min_size=2, max_size=6))
 def test_lower_budget_never_saves_more_nor_recomputes_less_nor_peaks_higher(budgets):
-    cap = _gpt_capture()
-    front = _pareto(cap)
+    cap = small_gpt()
+    front = pareto_captured(cap)
     chosen = [front.for_budget(b) for b in sorted(budgets, reverse=True)]
     for hi, lo in zip(chosen, chosen[1:]):
         assert lo.saved_bytes <= hi.saved_bytes
@@ -78,22 +58,22 @@ def test_lower_budget_never_saves_more_nor_recomputes_less_nor_peaks_higher(budg
 
 
 def test_budget_ends_are_the_runtime_plan_and_the_least_plan():
-    cap = _gpt_capture()
-    runtime = _decide(cap)
-    assert np.array_equal(_decide(cap, memory_budget=1.0).saved, runtime.saved)
-    least = _decide(cap, memory_budget=0.0)
+    cap = small_gpt()
+    runtime = decide_captured(cap)
+    assert np.array_equal(decide_captured(cap, memory_budget=1.0).saved, runtime.saved)
+    least = decide_captured(cap, memory_budget=0.0)
     front = least.budget.frontier
     assert least.budget.point is front.least
     assert least.budget.point.saved_bytes < front.runtime.saved_bytes
 
 
 def test_peak_budget_fits_and_is_monotone():
-    cap = _gpt_capture()
-    front = _pareto(cap)
+    cap = small_gpt()
+    front = pareto_captured(cap)
     lo, hi = front.least.peak.peak, front.runtime.peak.peak
     previous = None
     for limit in np.linspace(hi, lo, 6).astype(int):
-        d = _decide(cap, peak_memory_bytes=int(limit))
+        d = decide_captured(cap, peak_memory_bytes=int(limit))
         assert d.budget.point.peak.peak <= limit
         if previous is not None:
             assert d.budget.point.peak.peak <= previous
@@ -101,18 +81,18 @@ def test_peak_budget_fits_and_is_monotone():
 
 
 def test_budget_below_the_least_plan_warns_naming_the_gap():
-    cap = _gpt_capture()
-    front = _pareto(cap)
+    cap = small_gpt()
+    front = pareto_captured(cap)
     fewest = min(p.saved_bytes for p in front.plans)
     if fewest > 0:
         with pytest.warns(BudgetWarning, match=r"memory_budget_bytes = .* is below.*bytes over"):
-            d = _decide(cap, memory_budget_bytes=fewest - 1)
+            d = decide_captured(cap, memory_budget_bytes=fewest - 1)
         assert d.budget.gap == d.budget.point.saved_bytes - (fewest - 1)
     else:  # a plan keeps no activation at all: every byte target is met
-        d = _decide(cap, memory_budget_bytes=0)
+        d = decide_captured(cap, memory_budget_bytes=0)
         assert d.budget.point.saved_bytes == 0 and d.budget.gap == 0
     with pytest.warns(BudgetWarning, match=r"peak_memory_bytes = 0 is below.*bytes over"):
-        d = _decide(cap, peak_memory_bytes=0)
+        d = decide_captured(cap, peak_memory_bytes=0)
     assert d.budget.point.peak.peak == front.least.peak.peak
     assert d.budget.gap == front.least.peak.peak
 
@@ -120,8 +100,8 @@ def test_budget_below_the_least_plan_warns_naming_the_gap():
 def test_two_lines_of_the_same_layer_flip_one_by_one_between_cuts():
     """Identical layers flip together at a breakpoint; the frontier offers the plans in
     between (one layer at a time), so a budget between two cuts is met closely."""
-    cap = _gpt_capture(layers=4)
-    front = _pareto(cap)
+    cap = small_gpt(layers=4)
+    front = pareto_captured(cap)
     assert len(front.points) > len(front.anchors)
 
 
@@ -201,32 +181,6 @@ def test_random_ops_are_never_redrawn_at_any_budget():
         random_in_bw = [n for n in fwbw["bw"].graph.nodes if n.op == "call_function"
                         and torch.Tag.nondeterministic_seeded in getattr(n.target, "tags", ())]
         assert random_in_bw == []
-
-
-def test_checkpoint_annotations_hold_under_a_budget():
-    def policy(ctx, op, *args, **kwargs):
-        if op == torch.ops.aten.mm.default:
-            return checkpoint.CheckpointPolicy.MUST_SAVE
-        return checkpoint.CheckpointPolicy.PREFER_RECOMPUTE
-
-    def fn(x, w):
-        ctx = functools.partial(checkpoint.create_selective_checkpoint_contexts, policy)
-        return checkpoint.checkpoint(lambda a, b: torch.sin(a @ b).cos() @ b, x, w,
-                                     use_reentrant=False, context_fn=ctx).sum()
-
-    x, w = torch.randn(8, 8, requires_grad=True), torch.randn(8, 8, requires_grad=True)
-    saved = {}
-
-    def part(joint, joint_inputs, **kwargs):
-        fw, bw = fusioncut.partition(joint, joint_inputs, options=Options(memory_budget=0.0),
-                                     **kwargs)
-        saved["bw"] = bw
-        return fw, bw
-
-    aot_function(fn, _compiler, _compiler, partition_fn=part)(x, w).backward()
-    mm_in_bw = [n for n in saved["bw"].graph.nodes if n.target == torch.ops.aten.mm.default]
-    # The two forward matmuls are MUST_SAVE: only the backward's own matmuls run there.
-    assert len(mm_in_bw) == 4
 
 
 def test_torch_activation_memory_budget_is_honoured_through_torch_compile():
@@ -314,7 +268,7 @@ def test_llama_frontier_has_a_monotone_peak():
     lcfg = LlamaConfig(n_layer=2, d_model=32, n_head=4, block_size=16, vocab=64)
     torch.manual_seed(0)
     cap = capture(Llama(lcfg), *llama_inputs(lcfg, batch=2), via="aot")
-    points = _pareto(cap).points
+    points = pareto_captured(cap).points
     assert all(b.peak.peak <= a.peak.peak for a, b in zip(points, points[1:]))
 
 

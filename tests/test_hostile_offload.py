@@ -35,6 +35,7 @@ from fusioncut.device import PRESETS, Device
 from fusioncut.offload import OffloadError, exposed_byte_equivalents, exposed_seconds, \
     transfer_seconds
 from fusioncut.options import Options
+from models import tagged_copy
 
 pytestmark = pytest.mark.filterwarnings("ignore::FutureWarning")
 DEVICE_PUT = torch.ops.prims.device_put.default
@@ -84,16 +85,6 @@ def joint():
 
     _train(record)
     return found[0]
-
-
-def _tagged(gm, name, tag):
-    gm = copy.deepcopy(gm)
-    node = next(n for n in gm.graph.nodes if n.name == name)
-    if tag == "mark":
-        node.meta["should_offload"] = True
-    else:
-        node.meta["recompute"] = tag
-    return gm
 
 
 # --- options and profiles ------------------------------------------------------------------------
@@ -178,7 +169,7 @@ def test_offload_tags_on_every_kind_of_node(joint, name, tag, mode):
     gm, n = joint
     options = Options(offload=mode)
     try:
-        decision = fusioncut.decide(_tagged(gm, name, tag), num_fwd_outputs=n, options=options)
+        decision = fusioncut.decide(tagged_copy(gm, name, tag), num_fwd_outputs=n, options=options)
     except OffloadError as e:
         assert tag is CP.MUST_CPU_OFFLOAD and mode != "never" and KINDS[name] is not None
         assert [x.name for x in e.nodes] == [name] and f"  {name} (" in str(e)
@@ -198,7 +189,7 @@ def test_offloaded_values_train_to_eager_gradients(eager, tag, how):
     outs = []
 
     def partition_fn(gm, joint_inputs, **kwargs):
-        gm = _tagged(gm, "mm", tag)
+        gm = tagged_copy(gm, "mm", tag)
         options = Options(offload="tagged") if how == "Options" else None
         fw, bw = fusioncut.partition(gm, joint_inputs, options=options, **kwargs)
         outs.append(fw)
@@ -223,7 +214,7 @@ def test_annotating_partitioner_moves_what_fusioncut_offloads(eager, tag, option
     outs = []
 
     def partition_fn(gm, joint_inputs, **kwargs):
-        gm = _tagged(gm, "mm", tag)
+        gm = tagged_copy(gm, "mm", tag)
         fw, bw = fusioncut.AnnotatingPartitioner(options)(gm, joint_inputs, **kwargs)
         outs.append((gm, fw))
         return fw, bw
@@ -242,7 +233,7 @@ def test_annotating_partitioner_moves_what_fusioncut_offloads(eager, tag, option
 @pytest.mark.parametrize("name", ["mm", "primals_1"])
 def test_side_stream_on_a_cpu_is_refused_before_anything_runs(joint, name):
     gm, n = joint
-    tagged = _tagged(gm, name, "mark")
+    tagged = tagged_copy(gm, name, "mark")
     with _torch_compat.functorch_config().patch(enable_activation_offloading=True,
                                                 activation_offload_separate_stream=True):
         if name == "mm":

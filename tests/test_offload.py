@@ -9,10 +9,7 @@ import copy
 import dataclasses
 import functools
 import math
-import os
 import re
-import subprocess
-import sys
 import warnings
 
 import pytest
@@ -39,6 +36,7 @@ from fusioncut.offload import (
 )
 from fusioncut.options import Options
 from fusioncut.report import capture
+from models import last_lines_across_processes, tagged_copy
 
 pytestmark = pytest.mark.filterwarnings("ignore::FutureWarning")
 
@@ -173,16 +171,6 @@ def mixed():
     return cap.joint_module, cap.num_fwd_outputs
 
 
-def _tagged(gm, name, tag):
-    gm = copy.deepcopy(gm)
-    node = next(n for n in gm.graph.nodes if n.name == name)
-    if tag == "mark":
-        node.meta["should_offload"] = True
-    else:
-        node.meta["recompute"] = tag
-    return gm
-
-
 @pytest.mark.parametrize("name, kind", [
     ("t", BlockKind.VIEW), ("getitem", BlockKind.GETITEM), ("mul", BlockKind.NOT_CONTIGUOUS),
     ("rand_like", BlockKind.RANDOM), ("cos", BlockKind.FORWARD_OUTPUT),
@@ -191,7 +179,7 @@ def test_offload_must_on_a_value_that_cannot_go_is_an_error(mixed, name, kind):
     gm, n = mixed
     options = Options(offload="tagged")
     with pytest.raises(OffloadError) as info:
-        fusioncut.decide(_tagged(gm, name, CheckpointPolicy.MUST_CPU_OFFLOAD),
+        fusioncut.decide(tagged_copy(gm, name, CheckpointPolicy.MUST_CPU_OFFLOAD),
                          num_fwd_outputs=n, options=options)
     assert isinstance(info.value, ValueError)
     assert [x.name for x in info.value.nodes] == [name]
@@ -199,14 +187,14 @@ def test_offload_must_on_a_value_that_cannot_go_is_an_error(mixed, name, kind):
     assert f"{name} (" in str(info.value) and "Offloadable is a contiguous tensor" in str(
         info.value)
     # A preference is dropped where the rule refuses; the decision stands.
-    d = fusioncut.decide(_tagged(gm, name, CheckpointPolicy.PREFER_CPU_OFFLOAD),
+    d = fusioncut.decide(tagged_copy(gm, name, CheckpointPolicy.PREFER_CPU_OFFLOAD),
                          num_fwd_outputs=n, options=options)
     assert name not in {x.name for x in d.offloaded_nodes}
 
 
 def test_offload_annotations_obey_the_mode_and_must_save(mixed):
     gm, n = mixed
-    must = _tagged(gm, "mm", CheckpointPolicy.MUST_CPU_OFFLOAD)
+    must = tagged_copy(gm, "mm", CheckpointPolicy.MUST_CPU_OFFLOAD)
     tagged = fusioncut.decide(must, num_fwd_outputs=n, options=Options(offload="tagged"))
     assert [x.name for x in tagged.offloaded_nodes] == ["mm"]
     # "never" (the default) decides as if the annotation were not there, as torch does.
@@ -216,12 +204,12 @@ def test_offload_annotations_obey_the_mode_and_must_save(mixed):
     assert never.saved.tolist() == plain.saved.tolist()
     # A preference where allowed; "tagged" under a memory target: the plan without offloading
     # (MUST_CPU_OFFLOAD a MUST_SAVE there), the tagged values offloaded on top.
-    prefer = _tagged(gm, "mm", CheckpointPolicy.PREFER_CPU_OFFLOAD)
+    prefer = tagged_copy(gm, "mm", CheckpointPolicy.PREFER_CPU_OFFLOAD)
     assert [x.name for x in fusioncut.decide(prefer, num_fwd_outputs=n,
             options=Options(offload="tagged")).offloaded_nodes] == ["mm"]
     budgeted = fusioncut.decide(must, num_fwd_outputs=n,
                                 options=Options(offload="tagged", memory_budget=0.0))
-    alone = fusioncut.decide(_tagged(gm, "mm", CheckpointPolicy.MUST_SAVE), num_fwd_outputs=n,
+    alone = fusioncut.decide(tagged_copy(gm, "mm", CheckpointPolicy.MUST_SAVE), num_fwd_outputs=n,
                              options=Options(memory_budget=0.0))
     assert budgeted.saved.tolist() == alone.saved.tolist()
     assert [x.name for x in budgeted.offloaded_nodes] == ["mm"]
@@ -234,7 +222,7 @@ def test_offload_annotations_obey_the_mode_and_must_save(mixed):
     assert set(auto.offloaded.tolist()) <= set(auto.saved.tolist())
     assert auto.budget.point.saved_bytes <= alone.budget.point.saved_bytes
     # torch's own mark is a request; MUST_SAVE keeps the value on the device.
-    marked = _tagged(gm, "mm", "mark")
+    marked = tagged_copy(gm, "mm", "mark")
     assert [x.name for x in fusioncut.decide(marked, num_fwd_outputs=n,
             options=Options(offload="tagged")).offloaded_nodes] == ["mm"]
     node = next(x for x in marked.graph.nodes if x.name == "mm")
@@ -246,7 +234,7 @@ def test_offload_annotations_obey_the_mode_and_must_save(mixed):
 
 def test_offload_emission_replays_and_refuses_what_cannot_run(mixed, monkeypatch):
     gm, n = mixed
-    must = _tagged(gm, "mm", CheckpointPolicy.MUST_CPU_OFFLOAD)
+    must = tagged_copy(gm, "mm", CheckpointPolicy.MUST_CPU_OFFLOAD)
     d = fusioncut.decide(must, num_fwd_outputs=n, options=Options(offload="tagged"))
     fw, _, sched = build_modules_and_schedule(must, d.saved_values, d.saved_sym_nodes,
                                               num_fwd_outputs=n, offloaded=d.offloaded_nodes)
@@ -335,11 +323,6 @@ print(box["d"])
 
 
 def test_offload_decisions_are_identical_across_processes():
-    results = set()
-    for seed in ("0", "4242"):
-        env = dict(os.environ, PYTHONHASHSEED=seed)
-        out = subprocess.run([sys.executable, "-c", _CROSS_PROCESS], env=env,
-                             capture_output=True, text=True, check=True)
-        results.add(out.stdout.strip().splitlines()[-1])
+    results = last_lines_across_processes(_CROSS_PROCESS)
     assert len(results) == 1
     assert "'mm', 'mm_1', 'mm_2'" in results.pop()

@@ -12,9 +12,6 @@ import dataclasses
 import functools
 import json
 import logging
-import os
-import subprocess
-import sys
 import warnings
 
 import numpy as np
@@ -45,6 +42,7 @@ from fusioncut.peak_offload import OffloadedValues, reload_times
 from fusioncut.report import capture
 from fusioncut.report.charts import plot_pareto
 from fusioncut.report.pareto import format_pareto, pareto_dict
+from models import decide_captured, last_lines_across_processes, pareto_captured, small_gpt
 
 pytestmark = pytest.mark.filterwarnings("ignore::FutureWarning")
 
@@ -56,25 +54,6 @@ FAST_LINK = dataclasses.replace(H100, name="fast-link", host_bandwidth=H100.band
 # ... and one where recomputing anything is dear besides.
 DEAR_RECOMPUTE = dataclasses.replace(FAST_LINK, name="dear-recompute", kernel_overhead=1e-3,
                                      pointwise_op_time=1e-9, transcendental_op_time=1e-9)
-
-
-@functools.lru_cache(maxsize=None)
-def _gpt(layers=2):
-    cfg = gpt_config("demo", n_layer=layers, d_model=32, n_head=2, block_size=16, vocab=64)
-    torch.manual_seed(0)
-    return capture(GPT(cfg), *gpt_inputs(cfg, batch=2), via="aot")
-
-
-def _decide(cap, **options):
-    return fusioncut.decide(cap.joint_module, num_fwd_outputs=cap.num_fwd_outputs,
-                            static_lifetime_input_indices=cap.static_lifetime_input_indices,
-                            options=Options(**options))
-
-
-def _pareto(cap, **options):
-    return fusioncut.pareto(cap.joint_module, num_fwd_outputs=cap.num_fwd_outputs,
-                            static_lifetime_input_indices=cap.static_lifetime_input_indices,
-                            options=Options(**options))
 
 
 def _moved(gm: torch.fx.GraphModule) -> set[str]:
@@ -207,7 +186,7 @@ def test_nothing_the_rule_blocks_is_offloaded():
     cap = capture(fn, torch.randn(8, 8, requires_grad=True), torch.randn(8, 8, requires_grad=True),
                   via="aot")
     for budget in (0.0, 0.3):
-        d = _decide(cap, device=FAST_LINK, offload="auto", memory_budget=budget)
+        d = decide_captured(cap, device=FAST_LINK, offload="auto", memory_budget=budget)
         assert all(d.offload.blocked[i] is None for i in d.offloaded)
         names = {n.name for n in d.offloaded_nodes}
         assert not names & {"t", "mul", "rand_like", "getitem", "getitem_1", "cos", "view"}
@@ -249,33 +228,33 @@ def test_must_cpu_offload_is_never_kept_on_the_device_and_prefer_may_be_overridd
 
 
 def test_auto_without_a_target_offloads_what_annotations_ask_for():
-    cap = _gpt()
-    plain = _decide(cap)
+    cap = small_gpt()
+    plain = decide_captured(cap)
     for options in (dict(offload="auto"), dict(offload="auto", device=FAST_LINK)):
-        d = _decide(cap, **options)
+        d = decide_captured(cap, **options)
         assert d.saved.tolist() == plain.saved.tolist() and len(d.offloaded) == 0
         assert d.budget is None
 
 
 def test_a_device_without_a_host_link_offloads_nothing_and_says_so(caplog):
-    cap = _gpt()
+    cap = small_gpt()
     with caplog.at_level(logging.WARNING, logger="fusioncut"):
-        d = _decide(cap, device="cpu", offload="auto", memory_budget=0.0)
-    alone = _decide(cap, device="cpu", memory_budget=0.0)
+        d = decide_captured(cap, device="cpu", offload="auto", memory_budget=0.0)
+    alone = decide_captured(cap, device="cpu", memory_budget=0.0)
     assert len(d.offloaded) == 0 and d.saved.tolist() == alone.saved.tolist()
     assert any("has no host link" in r.getMessage() for r in caplog.records)
 
 
 def test_a_peak_target_reaches_below_what_recomputation_alone_reaches():
-    cap = _gpt()
-    least = _pareto(cap, device=FAST_LINK).least.peak.peak
+    cap = small_gpt()
+    least = pareto_captured(cap, device=FAST_LINK).least.peak.peak
     with warnings.catch_warnings():
         warnings.simplefilter("error", BudgetWarning)
-        d = _decide(cap, device=FAST_LINK, offload="auto", peak_memory_bytes=least - 1,
+        d = decide_captured(cap, device=FAST_LINK, offload="auto", peak_memory_bytes=least - 1,
                     peak_margin=0.0)
     assert d.budget.point.peak.peak <= least - 1 and len(d.offloaded)
     with pytest.warns(BudgetWarning, match="below the least any plan reaches"):
-        _decide(cap, device=FAST_LINK, peak_memory_bytes=least - 1, peak_margin=0.0)
+        decide_captured(cap, device=FAST_LINK, peak_memory_bytes=least - 1, peak_margin=0.0)
 
 
 # --- the frontier ---------------------------------------------------------------------------
@@ -303,9 +282,9 @@ def test_three_way_frontier_is_monotone_in_device_bytes_peak_and_step_time(
     with _torch_compat.functorch_config().patch(activation_offload_separate_stream=stream,
                                                 activation_reload_prefetch=prefetch,
                                                 activation_offload_sink_wait=sink):
-        front = _pareto(_gpt(), device=device, offload="auto")
+        front = pareto_captured(small_gpt(), device=device, offload="auto")
         points = _check_monotone(front)
-    plain = _pareto(_gpt(), device=device)
+    plain = pareto_captured(small_gpt(), device=device)
     # Offloading only adds plans: its least plan peaks no higher (a plan holding fewer bytes
     # but peaking no lower buys nothing and is not a point).
     assert points[-1].peak.peak <= plain.least.peak.peak
@@ -313,14 +292,14 @@ def test_three_way_frontier_is_monotone_in_device_bytes_peak_and_step_time(
 
 
 def test_an_over_subscribed_link_is_charged_and_raises_the_offload_price():
-    cap = _gpt()
+    cap = small_gpt()
     # A link that hides 100% in both directions but under almost no compute: every hidden
     # transfer is excess.
     with _torch_compat.functorch_config().patch(activation_offload_separate_stream=True,
                                                 activation_reload_prefetch=True,
                                                 activation_offload_sink_wait=True):
         device = dataclasses.replace(FAST_LINK, offload_hidden=1.0, host_bandwidth=1e9)
-        front = _pareto(cap, device=device, offload="auto")
+        front = pareto_captured(cap, device=device, offload="auto")
         _check_monotone(front)
     gen = front.generator
     assert len(getattr(gen, "parts", [])) >= 2  # re-solved with a raised offload price
@@ -342,7 +321,7 @@ def test_an_over_subscribed_link_is_charged_and_raises_the_offload_price():
 
 
 def test_link_cost_charges_what_the_compute_cannot_hide():
-    graph = _decide(_gpt()).graph
+    graph = decide_captured(small_gpt()).graph
     settings_ = _torch_compat.OffloadSettings(True, True, False, True, 50.0)
     seconds = np.full(graph.num_nodes, 1e-6)
     lk = link(graph, H100, seconds, settings_)
@@ -367,7 +346,7 @@ def test_link_cost_charges_what_the_compute_cannot_hide():
 def test_offloaded_values_leave_after_their_last_forward_use_and_return_at_their_reload():
     cap = capture(_mlp, torch.randn(512, 32), torch.randn(32, 32, requires_grad=True),
                   torch.randn(32, 32, requires_grad=True), via="aot")
-    d = _decide(cap, offload="auto")
+    d = decide_captured(cap, offload="auto")
     graph, saved = d.graph, d.saved
     away = saved[d.offload.allowed_mask()[saved]]  # every saved value the rule lets go
     assert len(away)
@@ -458,12 +437,7 @@ print(out)
 
 
 def test_three_way_decisions_are_identical_across_processes():
-    results = set()
-    for seed in ("0", "4242"):
-        env = dict(os.environ, PYTHONHASHSEED=seed)
-        out = subprocess.run([sys.executable, "-c", _CROSS_PROCESS], env=env,
-                             capture_output=True, text=True, check=True)
-        results.add(out.stdout.strip().splitlines()[-1])
+    results = last_lines_across_processes(_CROSS_PROCESS)
     assert len(results) == 1
     assert "cpu_offload" not in results.pop()  # names are the joint graph's
 

@@ -10,9 +10,6 @@ from __future__ import annotations
 import copy
 import functools
 import operator
-import os
-import subprocess
-import sys
 import warnings
 
 import pytest
@@ -23,6 +20,7 @@ from functorch.compile import aot_function, make_boxed_func
 import fusioncut
 from fusioncut import _torch_compat
 from fusioncut.options import Options
+from models import last_lines_across_processes
 
 
 def _compiler(gm, _inputs):
@@ -197,13 +195,7 @@ def test_partition_decide_is_deterministic_across_processes():
         "f(x, torch.randn(4, 4, requires_grad=True)).backward()\n"
         "print(box['s'])\n"
     )
-    results = set()
-    for seed in ("0", "12345"):
-        env = dict(os.environ, PYTHONHASHSEED=seed)
-        out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
-                             text=True, check=True)
-        results.add(out.stdout.strip().splitlines()[-1])
-    assert len(results) == 1
+    assert len(last_lines_across_processes(code, seeds=("0", "12345"))) == 1
 
 
 def test_partition_dynamic_shapes_pass_symints_and_match_eager():

@@ -16,16 +16,15 @@ from torch.utils import checkpoint
 
 import fusioncut
 from fusioncut.budget import BudgetWarning, raised
-from fusioncut.models import (
-    ConvBN, GPT, Llama, LlamaConfig, gpt_config, gpt_inputs, llama_inputs,
-)
+from fusioncut.graph import Role
+from fusioncut.models import ConvBN, Llama, LlamaConfig, llama_inputs
+from fusioncut.network import BACKWARD_ROLES
 from fusioncut.ops import OpKind
 from fusioncut.options import Options
-from fusioncut.graph import Role
-from fusioncut.network import BACKWARD_ROLES
 from fusioncut.peak import _peak, estimate_peak, phases
 from fusioncut.peak_extern import extern_memory
 from fusioncut.report import capture
+from models import decide_captured, small_gpt
 
 
 def _compiler(gm, _inputs):
@@ -39,18 +38,10 @@ def _graph(module, *inputs):
     return cap, d
 
 
-def _gpt(layers=2, style="demo"):
-    cfg = gpt_config(style, n_layer=layers, d_model=32, n_head=2, block_size=16, vocab=64)
-    torch.manual_seed(0)
-    return capture(GPT(cfg), *gpt_inputs(cfg, batch=2), via="aot")
-
-
 def _decide(cap, **options):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", BudgetWarning)
-        return fusioncut.decide(cap.joint_module, num_fwd_outputs=cap.num_fwd_outputs,
-                                static_lifetime_input_indices=cap.static_lifetime_input_indices,
-                                options=Options(**options))
+        return decide_captured(cap, **options)
 
 
 # --- what Inductor holds beyond the graph's values -------------------------------------------
@@ -83,7 +74,7 @@ def test_extern_memory_copies_convolution_inputs_to_channels_last():
 
 
 def test_extern_memory_merges_a_tied_weights_matmul_into_its_add():
-    cap = _gpt(layers=1, style="tests")  # head x @ wte.weight.t(): the embedding is tied
+    cap = small_gpt(layers=1, style="tests")  # head x @ wte.weight.t(): the embedding is tied
     g = _decide(cap).graph
     ext = extern_memory(g)
     merged = np.flatnonzero(ext.addmm >= 0)
@@ -104,7 +95,7 @@ def test_walk_hands_a_dying_input_to_an_in_place_output():
 def test_estimate_does_not_depend_on_shape_reads():
     """aten.sym_size reads a tensor's sizes: it neither keeps the tensor alive nor orders its
     recomputation (a dynamic graph and its static twin estimate the same)."""
-    cap = _gpt()
+    cap = small_gpt()
     d = _decide(cap, memory_budget=0.0)
     est = estimate_peak(d.graph, d.saved)
     assert est.peak == d.budget.point.peak.peak > 0
@@ -140,7 +131,7 @@ def _phases_by_definition(graph, saved):
 
 
 def test_phases_equal_their_definition_on_random_saved_sets():
-    cap = _gpt()
+    cap = small_gpt()
     graph = _decide(cap).graph
     rng = np.random.default_rng(0)
     for density in (0.0, 0.05, 0.3, 1.0):
@@ -185,7 +176,7 @@ def test_phase_split_refuses_malformed_masks():
 
 
 def test_points_lower_the_estimated_peak_at_every_step():
-    front = _decide(_gpt(), memory_budget=0.0).budget.frontier
+    front = _decide(small_gpt(), memory_budget=0.0).budget.frontier
     points = front.points
     assert len(points) >= 2
     for a, b in zip(points, points[1:]):
@@ -194,7 +185,7 @@ def test_points_lower_the_estimated_peak_at_every_step():
 
 
 def test_peak_target_keeps_the_margin():
-    cap = _gpt()
+    cap = small_gpt()
     front = _decide(cap, memory_budget=0.0).budget.frontier
     for p in front.points:
         n = raised(p.peak.peak, 0.25)
@@ -207,7 +198,7 @@ def test_peak_target_keeps_the_margin():
 
 
 def test_peak_target_met_only_within_the_margin_warns():
-    cap = _gpt()
+    cap = small_gpt()
     least = _decide(cap, memory_budget=0.0).budget.frontier.least.peak.peak
     with pytest.warns(BudgetWarning, match=r"met only within the estimate's margin"):
         d = fusioncut.decide(cap.joint_module, num_fwd_outputs=cap.num_fwd_outputs,
@@ -217,7 +208,7 @@ def test_peak_target_met_only_within_the_margin_warns():
 
 
 def test_peak_target_takes_the_plan_saving_least_among_equal_estimates():
-    cap = _gpt()
+    cap = small_gpt()
     d = _decide(cap, peak_memory_bytes=10 ** 12)
     front = d.budget.frontier
     point = front._first(lambda p: True)
@@ -228,7 +219,7 @@ def test_peak_target_takes_the_plan_saving_least_among_equal_estimates():
 
 
 def test_byte_target_takes_the_best_plan_in_reach():
-    cap = _gpt()
+    cap = small_gpt()
     front = _decide(cap, memory_budget=0.0).budget.frontier
     limit = (front.least.saved_bytes + front.runtime.saved_bytes) // 2
     d = _decide(cap, memory_budget_bytes=limit)
@@ -300,7 +291,7 @@ def test_checkpoint_annotations_hold_under_any_target(target):
 
 
 def test_recomputed_nodes_are_never_random_under_a_peak_target():
-    cap = _gpt(style="record")  # dropout after attention and MLP
+    cap = small_gpt(style="record")  # dropout after attention and MLP
     d = _decide(cap, peak_memory_bytes=0)
     g = d.graph
     assert not np.any(g.kind[d.budget.point.recomputed] == OpKind.RANDOM)
@@ -309,7 +300,7 @@ def test_recomputed_nodes_are_never_random_under_a_peak_target():
 def test_chosen_peak_is_monotone_in_the_budget_on_fresh_frontiers():
     """Each decision builds its own frontier and walks only the gap its target needs: the
     plans still agree on one order (no gap depends on another having been walked)."""
-    for cap in (_gpt(), _gpt(style="tests")):
+    for cap in (small_gpt(), small_gpt(style="tests")):
         peaks = []
         for b in range(21):
             d = _decide(cap, memory_budget=b / 20)
