@@ -317,11 +317,19 @@ PYBIND11_MODULE(_core, m) {
       "Minimum s-t cut of C-contiguous int64 arrays, copied and validated before the GIL is "
       "released; returns a MinCutResult.");
 
+  py::dict phase_flags;
+  phase_flags["input"] = static_cast<int>(fusioncut::kPhaseInput);
+  phase_flags["tangent_dependent"] = static_cast<int>(fusioncut::kPhaseTangentDependent);
+  phase_flags["live_out"] = static_cast<int>(fusioncut::kPhaseLiveOut);
+  phase_flags["backward_output"] = static_cast<int>(fusioncut::kPhaseBackwardOutput);
+  phase_flags["forward"] = static_cast<int>(fusioncut::kPhaseForward);
+  phase_flags["metadata"] = static_cast<int>(fusioncut::kPhaseMetadata);
+  m.attr("PHASE_FLAGS") = phase_flags;
   m.def("phase_split", &phase_split_bound, py::arg("user_ptr").noconvert(),
         py::arg("user_dst").noconvert(), py::arg("bits").noconvert(),
         py::arg("saved").noconvert(),
         "Which graph computes each node for one saved set (fusioncut.peak.phases): users in "
-        "CSR form (int64, each above its node), uint8 PhaseFlag bits and a bool saved mask "
+        "CSR form (int64, each above its node), uint8 PHASE_FLAGS bits and a bool saved mask "
         "per node; returns (forward, backward, trigger).");
 
   py::class_<BoundNodeCutComponents>(

@@ -8,7 +8,7 @@
 
 namespace fusioncut {
 
-// Per-node facts that do not depend on the saved set (bits of PhaseFlags::bits[i]).
+// Per-node facts that do not depend on the saved set: the bits of bits[i] (_core.PHASE_FLAGS).
 enum PhaseFlag : uint8_t {
   kPhaseInput = 1,            // a placeholder or constant: exists before either phase
   kPhaseTangentDependent = 2, // the backward computes it whatever is saved

@@ -37,8 +37,8 @@ allocator's rounding and fragmentation, Inductor's reordering for peak memory, a
 it fuses beyond the rules above; ``bench/bench_peak.py`` measures the error on compiled CPU
 steps (docs/budget.md), and ``Options.peak_margin`` keeps headroom for it.
 
-The walk is a few numpy passes plus one reverse pass in Python over the nodes (milliseconds for
-a 10k-node graph), so the budget frontier can estimate every plan it finds.
+The walk is one reverse pass over the nodes in C++ (``phases``) and a few numpy passes (a few
+milliseconds for a 10k-node graph), so the budget frontier can estimate every plan it finds.
 """
 
 from __future__ import annotations
@@ -86,26 +86,21 @@ def phases(graph: JointGraph, saved: np.ndarray) -> tuple[np.ndarray, np.ndarray
 
 
 def _phase_bits(graph: JointGraph) -> np.ndarray:
-    """uint8 (n,): the saved-set-independent facts ``phase_split`` reads (``PhaseFlag``),
+    """uint8 (n,): the saved-set-independent facts ``phase_split`` reads (``PHASE_FLAGS``),
     computed once per graph."""
     cached = graph.__dict__.get("_phase_bits")
     if cached is None:
         role = graph.role
         in_bw = np.isin(role, BACKWARD_ROLES) & (role > Role.CONSTANT)
         bits = np.zeros(graph.num_nodes, dtype=np.uint8)
-        for flag, mask in ((_INPUT, role <= Role.CONSTANT), (_TANGENT_DEPENDENT, in_bw),
-                           (_LIVE_OUT, graph.bwd_output | graph.fwd_output),
-                           (_BACKWARD_OUTPUT, graph.bwd_output),
-                           (_FORWARD, role == Role.FORWARD),
-                           (_METADATA, graph.kind == OpKind.SYMBOLIC)):
-            bits[mask] |= flag
+        for flag, mask in (("input", role <= Role.CONSTANT), ("tangent_dependent", in_bw),
+                           ("live_out", graph.bwd_output | graph.fwd_output),
+                           ("backward_output", graph.bwd_output),
+                           ("forward", role == Role.FORWARD),
+                           ("metadata", graph.kind == OpKind.SYMBOLIC)):
+            bits[mask] |= _core.PHASE_FLAGS[flag]
         cached = graph.__dict__["_phase_bits"] = bits
     return cached
-
-
-# csrc/phases.h's PhaseFlag bits.
-_INPUT, _TANGENT_DEPENDENT, _LIVE_OUT, _BACKWARD_OUTPUT, _FORWARD, _METADATA = (
-    1, 2, 4, 8, 16, 32)
 
 
 def recomputed(graph: JointGraph, saved: np.ndarray, split=None) -> np.ndarray:
