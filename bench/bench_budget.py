@@ -67,19 +67,24 @@ OFFLOAD_PEAK_TARGET = 0.30  # offload lowers the least peak within 5% step time 
 
 
 def build(name: str, quick: bool):
-    """``(module, inputs)`` of a benchmark model, seeded."""
+    """``(module, inputs)`` of a benchmark model, seeded. A transformer's name may end in
+    ``-d<width>`` (``gpt48-d1024``): that model width, 64 dimensions a head (default: 64, 4
+    heads, the zoo's)."""
     torch.manual_seed(0)
+    name, _, width = name.partition("-d")
+    d = int(width) if width else 64
+    heads = max(d // 64, 4 if d == 64 else 1)
     if name.startswith("gpt"):
         layers = int(name[3:]) if not quick else 2
-        cfg = gpt_config("demo", n_layer=layers, d_model=64, n_head=4, block_size=64,
+        cfg = gpt_config("demo", n_layer=layers, d_model=d, n_head=heads, block_size=64,
                          vocab=128)
         return GPT(cfg), gpt_inputs(cfg, batch=4)
     if name == "llama":
-        cfg = LlamaConfig(n_layer=2 if quick else 8, d_model=64, n_head=4, block_size=64,
+        cfg = LlamaConfig(n_layer=2 if quick else 8, d_model=d, n_head=heads, block_size=64,
                           vocab=128)
         return Llama(cfg), llama_inputs(cfg, batch=4)
     if name == "llama2k":
-        cfg = LlamaConfig(n_layer=2 if quick else 8, d_model=64, n_head=4,
+        cfg = LlamaConfig(n_layer=2 if quick else 8, d_model=d, n_head=heads,
                           block_size=256 if quick else 2048, vocab=128)
         return Llama(cfg), llama_inputs(cfg, batch=1)
     if name == "resnet":

@@ -285,8 +285,10 @@ def test_device_host_link_presets_profiles_and_price(tmp_path):
     assert exposed_seconds(2**30, h100, both) == pytest.approx(2 * one_way * 0.1)
     assert exposed_byte_equivalents([0, 2**30], h100, Overlap(backward=True)) == \
         pytest.approx([0, 1.1 * one_way * h100.bandwidth])
-    settings = _torch_compat.OffloadSettings(True, True, False, True, 50.0)
-    assert Overlap.of(settings) == Overlap(forward=False, backward=True)
+    stream = _torch_compat.OffloadSettings(True, True, False, True, 50.0)
+    assert Overlap.of(stream) == Overlap(forward=True, backward=True)  # fusioncut paces waits
+    assert Overlap.of(stream._replace(prefetch=False)) == Overlap(forward=True)
+    assert Overlap.of(stream._replace(separate_stream=False)) == Overlap()
     with pytest.raises(ValueError, match="device 'cpu' has no host link"):
         exposed_seconds(1, cpu)
 

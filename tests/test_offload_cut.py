@@ -325,15 +325,18 @@ def test_link_cost_charges_what_the_compute_cannot_hide():
     settings_ = _torch_compat.OffloadSettings(True, True, False, True, 50.0)
     seconds = np.full(graph.num_nodes, 1e-6)
     lk = link(graph, H100, seconds, settings_)
-    assert lk.overlap == Overlap(forward=False, backward=True) and lk.directions() == 1
+    assert lk.overlap == Overlap(forward=True, backward=True) and lk.directions() == 2
     small, large = lk.cost(2**20), lk.cost(2**40)
     t = 2**20 / H100.host_bandwidth
-    assert small.exposed_seconds == pytest.approx(t + 0.1 * t) and small.excess_seconds == 0
+    assert small.exposed_seconds == pytest.approx(0.2 * t) and small.excess_seconds == 0
     assert small.exposed_seconds == pytest.approx(float(exposed_seconds(2**20, H100,
                                                                         lk.overlap)))
     big = 2**40 / H100.host_bandwidth
-    assert large.excess_seconds == pytest.approx(0.9 * big - lk.backward_seconds)
-    assert large.exposed_seconds == pytest.approx(big + 0.1 * big + large.excess_seconds)
+    assert large.excess_seconds == pytest.approx(1.8 * big - lk.forward_seconds
+                                                 - lk.backward_seconds)
+    assert large.exposed_seconds == pytest.approx(0.2 * big + large.excess_seconds)
+    sync = link(graph, H100, seconds, settings_._replace(separate_stream=False))
+    assert sync.directions() == 0 and sync.cost(2**20).exposed_seconds == pytest.approx(2 * t)
     assert np.all(lk.prices(np.array([2**20]), 1.0) > lk.prices(np.array([2**20]), 0.0))
     with pytest.raises(ValueError, match="device 'cpu' has no host link"):
         link(graph, PRESETS["cpu"], seconds, settings_)

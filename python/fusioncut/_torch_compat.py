@@ -564,6 +564,17 @@ def activation_offloading_pass() -> Callable[..., None]:
     return _require(_OFFLOADING, "enable_activation_offloading")
 
 
+def side_stream_offload_ops() -> tuple[Any, Any] | None:
+    """``(torch.ops.ao.offload.default, torch.ops.ao.wait_tensor.default)``: the copy to the
+    host and its wait that torch's pass emits on a side stream (``wait_tensor(copy, keepalive)``
+    holds the device value until the copy is done); None on a torch that emits other ops."""
+    try:
+        activation_offloading_pass()  # registers the ao ops
+        return torch.ops.ao.offload.default, torch.ops.ao.wait_tensor.default
+    except (ImportError, AttributeError, RuntimeError):
+        return None
+
+
 
 # --- tracing a model the way torch.compile does (fusioncut.report.capture) -----------------
 

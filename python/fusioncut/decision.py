@@ -152,6 +152,22 @@ class Decision:
     def offloaded_nodes(self) -> list[fx.Node]:
         return [self.graph.nodes[i] for i in self.offloaded]
 
+    @property
+    def offload_waits(self) -> dict[str, str | None]:
+        """Per offloaded value's name, the forward node before which the forward waits for its
+        copy to the host (None: the forward's end), when fusioncut paces a side stream's waits
+        (a budget plan priced on a host link, ``offload_link.Link.wait_before``); ``{}``: the
+        waits stay where torch's pass puts them."""
+        arcs = self.budget.frontier.generator.bnet.offload if self.budget is not None else None
+        if arcs is None or not len(self.offloaded):
+            return {}
+        at = arcs.link.wait_before(self.offloaded, self.graph.nbytes)
+        if at is None:
+            return {}
+        nodes, n = self.graph.nodes, self.graph.num_nodes
+        return {nodes[i].name: (nodes[j].name if j < n else None)
+                for i, j in zip(self.offloaded.tolist(), at.tolist())}
+
     def summary(self, **extra: Any) -> dict:
         """A small JSON-able description (for logs and trace artifacts)."""
         graph, policy = self.graph, self.policy

@@ -87,8 +87,8 @@ class Device:
     Range: ``None`` or [1, 1e18] (``FIELD_BOUNDS["bandwidth"]``)."""
     offload_hidden: float = 0.0
     """Fraction of a transfer's time the compute hides when the transfer can overlap it (a
-    side stream: torch's ``activation_offload_separate_stream`` with ``sink_wait`` in the
-    forward, ``activation_reload_prefetch`` in the backward). PyTorch's synchronous
+    side stream: torch's ``activation_offload_separate_stream``, whose forward waits fusioncut
+    paces or torch sinks, with ``activation_reload_prefetch`` in the backward). PyTorch's synchronous
     ``device_put`` hides nothing, whatever this says (``offload.Overlap``).
     Range: ``[0, 1]``."""
 

@@ -220,8 +220,10 @@ def offloaded(policy: OffloadPolicy | None, saved: np.ndarray) -> np.ndarray:
 @dataclass(frozen=True)
 class Overlap:
     """Which transfers of torch's emission can run under compute. Synchronous ``device_put``
-    (the default) stalls the compute for both; a side stream hides the forward's copy only when
-    its wait is sunk to the forward's end, the backward's only when the reload is prefetched."""
+    (the default) stalls the compute for both. On a side stream the forward's copy runs under
+    the compute that follows it: torch waits for it at the forward's end under ``sink_wait``,
+    and otherwise fusioncut moves each wait to where the link has finished that copy
+    (``emit.offload.pace_waits``); the backward's reload hides only when it is prefetched."""
 
     forward: bool = False
     backward: bool = False
@@ -229,7 +231,7 @@ class Overlap:
     @classmethod
     def of(cls, settings) -> Overlap:
         """From ``_torch_compat.offload_settings()``."""
-        return cls(forward=settings.separate_stream and settings.sink_wait,
+        return cls(forward=settings.separate_stream,
                    backward=settings.separate_stream and settings.prefetch)
 
 

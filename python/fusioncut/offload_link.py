@@ -33,7 +33,7 @@ import numpy as np
 from fusioncut.device import Device
 from fusioncut.graph import JointGraph, Role
 from fusioncut.offload import OffloadPolicy, Overlap, Request, exposed_seconds
-from fusioncut.peak_offload import OffloadedValues
+from fusioncut.peak_offload import OffloadedValues, paced_waits
 
 __all__ = ["Link", "LinkCost", "OffloadArcs", "link", "offload_arcs"]
 
@@ -60,6 +60,10 @@ class Link:
     node_seconds: np.ndarray  # float64 (n,): each node's compute seconds
     hold_forward: bool  # torch's sink_wait: device copies held until the forward's end
     prefetch_bandwidth: float | None  # bytes/s torch's prefetch plans with; None: no prefetch
+    paced: bool = False  # a side stream without sink_wait: fusioncut places the forward's waits
+    forward_clock: np.ndarray | None = None  # float64 (n,): forward compute seconds to node i's end
+    last_forward_use: np.ndarray | None = None  # int64 (n,): last forward reader of i's storage
+    forward_nodes: np.ndarray | None = None  # int64: the forward's nodes, ascending
 
     def directions(self) -> int:
         """How many directions can overlap compute (the largest useful multiplier)."""
@@ -91,12 +95,29 @@ class Link:
 
     def values(self, nodes: np.ndarray, nbytes: np.ndarray) -> OffloadedValues:
         """``nodes`` (offloaded, with their bytes) as the peak estimate reads them."""
+        nodes = np.asarray(nodes, dtype=np.int64)
         lead = None
         if self.prefetch_bandwidth is not None:
             lead = np.asarray(nbytes, dtype=np.float64)[nodes] / self.prefetch_bandwidth
-        return OffloadedValues(nodes=np.asarray(nodes, dtype=np.int64),
-                               hold_forward=self.hold_forward, lead_seconds=lead,
-                               node_seconds=self.node_seconds)
+        return OffloadedValues(nodes=nodes, hold_forward=self.hold_forward, lead_seconds=lead,
+                               node_seconds=self.node_seconds,
+                               wait_before=self.wait_before(nodes, nbytes))
+
+    def wait_before(self, nodes: np.ndarray, nbytes: np.ndarray) -> np.ndarray | None:
+        """int64 per entry of ``nodes``: the forward node before which the forward waits for
+        its copy to the host (``peak_offload.paced_waits`` at ``host_bandwidth``; the node
+        count: the forward's end); None when fusioncut does not place the waits (``paced``)."""
+        if not self.paced or self.forward_clock is None or self.last_forward_use is None \
+                or self.forward_nodes is None:
+            return None
+        nodes = np.asarray(nodes, dtype=np.int64)
+        seconds = np.asarray(nbytes, dtype=np.float64)[nodes] / self.device.host_bandwidth
+        at = paced_waits(self.last_forward_use[nodes], seconds, self.forward_clock)
+        k = np.searchsorted(self.forward_nodes, at, side="left")  # the next forward node
+        out = np.full(len(at), len(self.forward_clock), dtype=np.int64)
+        inside = k < len(self.forward_nodes)
+        out[inside] = self.forward_nodes[k[inside]]
+        return out
 
 
 def link(graph: JointGraph, device: Device, node_seconds: np.ndarray, settings) -> Link:
@@ -109,12 +130,27 @@ def link(graph: JointGraph, device: Device, node_seconds: np.ndarray, settings) 
     role = graph.role
     seconds = np.asarray(node_seconds, dtype=np.float64)
     prefetch = settings.separate_stream and settings.prefetch
+    forward = role == Role.FORWARD
+    paced = bool(settings.separate_stream and not settings.sink_wait)
     return Link(device=device, overlap=Overlap.of(settings),
-                forward_seconds=float(seconds[role == Role.FORWARD].sum()),
+                forward_seconds=float(seconds[forward].sum()),
                 backward_seconds=float(seconds[role == Role.BACKWARD].sum()),
                 node_seconds=seconds,
                 hold_forward=bool(settings.separate_stream and settings.sink_wait),
-                prefetch_bandwidth=settings.cpu_gpu_bw * 2**30 if prefetch else None)
+                prefetch_bandwidth=settings.cpu_gpu_bw * 2**30 if prefetch else None,
+                paced=paced, forward_clock=np.cumsum(np.where(forward, seconds, 0.0)),
+                last_forward_use=_last_forward_use(graph, forward),
+                forward_nodes=np.flatnonzero(forward).astype(np.int64))
+
+
+def _last_forward_use(graph: JointGraph, forward: np.ndarray) -> np.ndarray:
+    """int64 (n,): per node, the last forward node reading its storage (a view's readers count,
+    as in torch's pass), or the node itself when none does."""
+    last = np.arange(graph.num_nodes, dtype=np.int64)
+    edge = forward[graph.edge_dst]
+    reader = np.full(graph.num_nodes, -1, dtype=np.int64)
+    np.maximum.at(reader, graph.base[graph.edge_src[edge]], graph.edge_dst[edge])
+    return np.maximum(last, reader[graph.base])
 
 
 @dataclass(frozen=True)

@@ -108,12 +108,13 @@ def partition(joint_module: fx.GraphModule, _joint_inputs: Any, compiler: str = 
     log_decision(decision, decide_s=t1 - t0)
     if region is not None:
         fw, bw = region.build(decision.saved_values, decision.saved_sym_nodes,
-                              decision.offloaded_nodes)
+                              decision.offloaded_nodes, decision.offload_waits)
     else:
         fw, bw = build_modules(joint_module, decision.saved_values, decision.saved_sym_nodes,
                                num_fwd_outputs=num_fwd_outputs,
                                static_lifetime_input_indices=static_lifetime_input_indices,
-                               offloaded=decision.offloaded_nodes)
+                               offloaded=decision.offloaded_nodes,
+                               offload_waits=decision.offload_waits)
     if report is not None:
         report(report_from_decision(decision, fw, bw, decide_s=t1 - t0,
                                     emit_s=time.perf_counter() - t1, options=options))

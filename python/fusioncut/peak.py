@@ -27,8 +27,8 @@ the walk follows what Inductor does with the two graphs (``phase_events``)::
     phases     the forward starts empty; the backward starts with the saved storages and the
                copies; gradients and forward outputs are kept to the end
     offloaded  a saved value sent to host memory (``offloaded=``) is freed after its last
-               forward use (held to the forward's end under torch's sunk wait) and allocated
-               again at its reload (``peak_offload``)
+               forward use, or at its paced wait, or at the forward's end under torch's sunk
+               wait, and allocated again at its reload (``peak_offload``)
 
 ``PeakEstimate.peak`` is the largest sum of live storages, in bytes, at the size hints (or at
 element counts the caller gives). Graph inputs (parameters, the batch) are alive throughout and
@@ -186,6 +186,11 @@ def phase_events(graph: JointGraph, saved: np.ndarray, numel: np.ndarray | None 
     fw_stored = fw & fusible & fw_written & (base == idx)
     last_fw = _last_use(graph, fw_edge, _kernel_time(
         graph, fw & ((fusible & ~(fw_written & (base == idx))) | merged), fw_stored, fw_time))
+    if offloaded is not None and offloaded.wait_before is not None and len(away):
+        # A paced wait holds the device copy until the link has moved it.
+        paced = gone[away]
+        nodes = away[paced]
+        last_fw[nodes] = np.maximum(last_fw[nodes], offloaded.wait_before[paced] - 1)
 
     # Backward: time = position in (trigger, tangent-dependent last, graph index) order.
     order = np.lexsort((idx, np.isin(graph.role, BACKWARD_ROLES), trigger))

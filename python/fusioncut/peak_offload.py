@@ -4,10 +4,12 @@ PyTorch's activation-offloading pass (``torch/_functorch/_activation_offloading`
 saved value to the host right after its last forward use (a view's uses count) and back right
 before its first backward use::
 
-    forward    synchronous device_put, or a side stream whose wait follows the copy: the device
-               copy is freed after the last forward use, as an unsaved value would be;
-               with activation_offload_sink_wait the wait (which holds the device copy) moves to
-               the forward's end: the copy is held through the whole forward
+    forward    synchronous device_put: the device copy is freed after the last forward use, as
+               an unsaved value would be; on a side stream the wait (which holds the device
+               copy) moves to the forward's end under activation_offload_sink_wait, and
+               otherwise fusioncut paces it (``paced_waits``): the copy is held until the link,
+               moving the copies one after another from their last forward use, has finished
+               it
     backward   the reload allocates the value before its first backward use; with
                activation_reload_prefetch (side stream only) torch moves each reload earlier,
                walking the backward in reverse with a first-in first-out queue: the reload at
@@ -15,7 +17,8 @@ before its first backward use::
                placed before the node that covers it; a reload still queued at the backward's
                start is placed there
 
-``reload_times`` replays that walk on the peak estimate's backward order with the device
+``paced_waits`` is the forward's walk: the compute seconds of the nodes after a copy is issued
+are the clock its transfer runs against. ``reload_times`` replays the backward's walk on the peak estimate's backward order with the device
 model's compute seconds per node (torch times the nodes by benchmarking them) and torch's own
 transfer figure (``activation_offload_cpu_gpu_bw``), so the estimate allocates each reload where
 torch's pass would put it.
@@ -27,7 +30,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["OffloadedValues", "reload_times"]
+__all__ = ["OffloadedValues", "paced_waits", "reload_times"]
 
 
 @dataclass(frozen=True)
@@ -43,6 +46,30 @@ class OffloadedValues:
     before the first use; None: each reload runs right before its first use."""
     node_seconds: np.ndarray | None = None
     """float64 (n,): compute seconds of each joint node (the prefetch walk's clock)."""
+    wait_before: np.ndarray | None = None
+    """int64 per entry of ``nodes``: the joint node before which the forward waits for the copy
+    and frees the device copy (``paced_waits``; the node count: the forward's end); None: the
+    wait follows the copy, or torch sinks it (``hold_forward``)."""
+
+
+def paced_waits(issue: np.ndarray, copy_seconds: np.ndarray, clock: np.ndarray) -> np.ndarray:
+    """Where the forward waits for each of a side stream's copies to the host, so that it waits
+    for none that is still moving. ``issue[k]``: the joint node after which copy ``k`` starts
+    (its value's last forward use); ``copy_seconds[k]``: its transfer time; ``clock[i]``: the
+    forward's compute seconds up to the end of joint node ``i`` (non-decreasing). The link moves
+    one copy at a time, in the order they are issued (ties: as given). Returns int64 per copy:
+    the joint node before which to wait (``len(clock)``: the forward's end)."""
+    issue = np.asarray(issue, dtype=np.int64)
+    copy_seconds = np.asarray(copy_seconds, dtype=np.float64)
+    clock = np.asarray(clock, dtype=np.float64)
+    out = np.empty(len(issue), dtype=np.int64)
+    free = 0.0  # when the link finishes the copies issued so far
+    for k in np.argsort(issue, kind="stable").tolist():
+        p = int(issue[k])
+        free = max(float(clock[p]), free) + float(copy_seconds[k])
+        done = int(np.searchsorted(clock, free, side="left"))  # first node ending after it
+        out[k] = min(max(done + 1, p + 1), len(clock))
+    return out
 
 
 def reload_times(first_use: np.ndarray, order: np.ndarray, offloaded: OffloadedValues

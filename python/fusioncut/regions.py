@@ -29,7 +29,7 @@ import operator
 import re
 import threading
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -125,15 +125,18 @@ class Region:
         return None if template is None else template.saved
 
     def build(self, saved_values: Sequence[fx.Node], saved_sym_nodes: Sequence[fx.Node],
-              offloaded: Sequence[fx.Node] = ()) -> tuple[fx.GraphModule, fx.GraphModule]:
+              offloaded: Sequence[fx.Node] = (),
+              offload_waits: Mapping[str, str | None] | None = None
+              ) -> tuple[fx.GraphModule, fx.GraphModule]:
         """``emit.build_modules`` for this region's decision, remembered for the next
         identical region."""
         fw, bw, sched = build_modules_and_schedule(
             self.gm, saved_values, saved_sym_nodes, num_fwd_outputs=self.num_fwd_outputs,
             static_lifetime_input_indices=self.static_lifetime_input_indices,
-            offloaded=offloaded)
+            offloaded=offloaded, offload_waits=offload_waits)
         if self.key is not None and sched is not None:
-            template = Template.from_schedule(sched, self.num_fwd_outputs, offloaded)
+            template = Template.from_schedule(sched, self.num_fwd_outputs, offloaded,
+                                              offload_waits)
             with _cache.lock:
                 _cache.entries[self.key] = template
                 _cache.entries.move_to_end(self.key)

@@ -46,7 +46,7 @@ must never recompute an untagged random op (it falls back instead).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -183,6 +183,7 @@ def build_modules(
     num_fwd_outputs: int,
     static_lifetime_input_indices: Sequence[int] | None = None,
     offloaded: Sequence[fx.Node] = (),
+    offload_waits: Mapping[str, str | None] | None = None,
 ) -> tuple[fx.GraphModule, fx.GraphModule]:
     """Forward and backward GraphModules that save ``saved_values`` and ``saved_sym_nodes``.
 
@@ -191,11 +192,13 @@ def build_modules(
     are bound by extra saved SymInts. ``static_lifetime_input_indices`` matters only to torch's
     activation quantization (handled by the reference path). ``offloaded``: saved values to
     move to host memory between the two graphs (``emit.offload``; ``fusioncut.offload`` says
-    which may go).
+    which may go); ``offload_waits``: where the forward waits for each copy on a side stream
+    (``Decision.offload_waits``, ``emit.offload.pace_waits``).
     """
     fw_module, bw_module, _ = build_modules_and_schedule(
         joint_module, saved_values, saved_sym_nodes, num_fwd_outputs=num_fwd_outputs,
         static_lifetime_input_indices=static_lifetime_input_indices, offloaded=offloaded,
+        offload_waits=offload_waits,
     )
     return fw_module, bw_module
 
@@ -208,6 +211,7 @@ def build_modules_and_schedule(
     num_fwd_outputs: int,
     static_lifetime_input_indices: Sequence[int] | None = None,
     offloaded: Sequence[fx.Node] = (),
+    offload_waits: Mapping[str, str | None] | None = None,
 ) -> tuple[fx.GraphModule, fx.GraphModule, Schedule | None]:
     """``build_modules`` plus the ``Schedule`` it emitted (None when torch's extraction, the
     reference path, built the modules): ``emit.template`` replays it on identical graphs."""
@@ -215,7 +219,7 @@ def build_modules_and_schedule(
     fw_module, bw_module, sched = _build(joint_module, saved_values, saved_sym_nodes,
                                          num_fwd_outputs, static_lifetime_input_indices)
     offload_saved(fw_module, bw_module, offloaded, num_fwd_outputs=num_fwd_outputs,
-                  error=EmitError)
+                  error=EmitError, waits=offload_waits)
     return fw_module, bw_module, sched
 
 

@@ -8,7 +8,8 @@ same list of positions every time. A ``Template`` records those positions once::
     fw: inputs, body order, saved outputs (tensors with a version check, without, SymInts)
     bw: inputs (saved SymInts, saved tensors, tangents, seeds), body order
         + the random ops both graphs compute (for RNG functionalization)
-        + the saved values offloaded to host memory (``emit.offload``)
+        + the saved values offloaded to host memory and where the forward waits for each
+          copy (``emit.offload``)
 
 ``replay`` copies the other graph's nodes in that order: node metadata, names, forward and
 backward outputs and their descriptors all come from the graph being partitioned. The caller
@@ -17,7 +18,7 @@ guarantees the two graphs are structurally identical (``regions`` keys them by s
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -44,11 +45,14 @@ class Template:
     bw_order: tuple[int, ...]
     rng_twice: tuple[int, ...]
     offloaded: tuple[int, ...] = ()
+    waits: tuple[tuple[int, int], ...] = ()  # (offloaded, node its wait precedes or -1: end)
 
     @classmethod
     def from_schedule(cls, sched: Schedule, num_fwd_outputs: int,
-                      offloaded: Sequence[fx.Node] = ()) -> Template:
+                      offloaded: Sequence[fx.Node] = (),
+                      waits: Mapping[str, str | None] | None = None) -> Template:
         index = sched.index
+        named = {node.name: i for node, i in index.items()} if waits else {}
         saved = (*sched.saved_values, *sched.saved_sym_nodes)
         return cls(
             num_fwd_outputs=num_fwd_outputs,
@@ -61,6 +65,9 @@ class Template:
             bw_order=tuple(sched.bw_order),
             rng_twice=tuple(index[x] for x in sched.rng_twice),
             offloaded=tuple(index[x] for x in offloaded),
+            waits=tuple((named[value], -1 if at is None else named[at])
+                        for value, at in (waits or {}).items()
+                        if value in named and (at is None or at in named)),
         )
 
     def replay(self, joint_module: fx.GraphModule, nodes: list[fx.Node]
@@ -82,6 +89,7 @@ class Template:
         fw_module, bw_module = postprocess(joint_module, fw_module, bw_module,
                                            self.num_saved_sym_nodes,
                                            [nodes[i] for i in self.rng_twice])
+        waits = {nodes[v].name: None if at < 0 else nodes[at].name for v, at in self.waits}
         offload_saved(fw_module, bw_module, [nodes[i] for i in self.offloaded],
-                      num_fwd_outputs=self.num_fwd_outputs, error=EmitError)
+                      num_fwd_outputs=self.num_fwd_outputs, error=EmitError, waits=waits)
         return fw_module, bw_module
