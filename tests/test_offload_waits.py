@@ -12,6 +12,8 @@ import dataclasses
 import numpy as np
 import pytest
 import torch
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import fusioncut
 from fusioncut import _torch_compat
@@ -66,6 +68,27 @@ def test_the_link_moves_one_copy_at_a_time_and_each_wait_follows_its_copy():
     assert paced_waits(np.array([2]), np.array([0.0]), clock).tolist() == [3]
     assert paced_waits(np.array([2, 3]), np.array([1.0, 100.0]), clock).tolist() == [4, 6]
     assert paced_waits(np.zeros(0, np.int64), np.zeros(0), clock).tolist() == []
+
+
+def _one_at_a_time(issue, copy_seconds, clock):
+    out, free = [0] * len(issue), 0.0
+    for k in sorted(range(len(issue)), key=lambda k: (issue[k], k)):
+        free = max(clock[issue[k]], free) + copy_seconds[k]
+        done = next((i for i, c in enumerate(clock) if c >= free), len(clock))
+        out[k] = min(max(done + 1, issue[k] + 1), len(clock))
+    return out
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.floats(0, 3), min_size=1, max_size=12).flatmap(lambda seconds: st.tuples(
+    st.just(np.cumsum(seconds)),
+    st.lists(st.tuples(st.integers(0, len(seconds) - 1), st.floats(0, 5)), max_size=8))))
+def test_paced_waits_follow_the_link_copy_by_copy(case):
+    clock, copies = case
+    issue = np.array([c[0] for c in copies], dtype=np.int64)
+    seconds = np.array([c[1] for c in copies], dtype=np.float64)
+    assert paced_waits(issue, seconds, clock).tolist() == _one_at_a_time(
+        issue.tolist(), seconds.tolist(), clock.tolist())
 
 
 def test_a_plan_paces_its_waits_only_on_a_side_stream_without_sink_wait(mlp):

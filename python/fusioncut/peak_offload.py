@@ -62,13 +62,16 @@ def paced_waits(issue: np.ndarray, copy_seconds: np.ndarray, clock: np.ndarray) 
     issue = np.asarray(issue, dtype=np.int64)
     copy_seconds = np.asarray(copy_seconds, dtype=np.float64)
     clock = np.asarray(clock, dtype=np.float64)
+    k = np.argsort(issue, kind="stable")
+    p = issue[k]
+    # The link finishes copy j at done_j = max(clock[p_j], done_{j-1}) + c_j; unrolled, done_j
+    # = S_j + max over i <= j of (clock[p_i] - S_{i-1}), S the prefix sums of the c's.
+    total = np.cumsum(copy_seconds[k])
+    done = total + np.maximum.accumulate(clock[p] - (total - copy_seconds[k])) \
+        if len(p) else total
+    at = np.searchsorted(clock, done, side="left") + 1  # after the first node ending past it
     out = np.empty(len(issue), dtype=np.int64)
-    free = 0.0  # when the link finishes the copies issued so far
-    for k in np.argsort(issue, kind="stable").tolist():
-        p = int(issue[k])
-        free = max(float(clock[p]), free) + float(copy_seconds[k])
-        done = int(np.searchsorted(clock, free, side="left"))  # first node ending after it
-        out[k] = min(max(done + 1, p + 1), len(clock))
+    out[k] = np.minimum(np.maximum(at, p + 1), len(clock))
     return out
 
 
