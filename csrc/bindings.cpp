@@ -228,6 +228,34 @@ py::tuple phase_split_bound(const Int64Array& user_ptr, const Int64Array& user_d
   return py::make_tuple(std::move(fw), std::move(bw), std::move(trigger));
 }
 
+// _core.raise_along: validates the edges (int64, equal lengths, every end a node of value)
+// and runs fusioncut::raise_along on a copy of value.
+Int64Array raise_along_bound(const Int64Array& from, const Int64Array& to,
+                             const Int64Array& value) {
+  const char* kFunction = "raise_along";
+  check_one_dimensional(kFunction, "from", from);
+  check_one_dimensional(kFunction, "to", to);
+  check_one_dimensional(kFunction, "value", value);
+  const int64_t n = value.size(), m = from.size();
+  if (to.size() != m) {
+    throw py::value_error("raise_along: from has " + std::to_string(m) + " edges, to " +
+                          std::to_string(to.size()) + " (want equal lengths)");
+  }
+  const int64_t* f = from.data();
+  const int64_t* t = to.data();
+  for (int64_t e = 0; e < m; ++e) {
+    if (f[e] < 0 || f[e] >= n || t[e] < 0 || t[e] >= n) {
+      throw py::value_error("raise_along: edge " + std::to_string(e) + " (" +
+                            std::to_string(f[e]) + " -> " + std::to_string(t[e]) +
+                            ") has an end outside [0, " + std::to_string(n) + ")");
+    }
+  }
+  Int64Array out(n);
+  std::copy(value.data(), value.data() + n, out.mutable_data());
+  fusioncut::raise_along(n, m, f, t, out.mutable_data());
+  return out;
+}
+
 }  // namespace
 
 PYBIND11_MODULE(_core, m) {
@@ -331,6 +359,12 @@ PYBIND11_MODULE(_core, m) {
         "Which graph computes each node for one saved set (fusioncut.peak.phases): users in "
         "CSR form (int64, each above its node), uint8 PHASE_FLAGS bits and a bool saved mask "
         "per node; returns (forward, backward, trigger).");
+
+  m.def("raise_along", &raise_along_bound, py::arg("from_").noconvert(),
+        py::arg("to").noconvert(), py::arg("value").noconvert(),
+        "value (int64 per node) raised until value[to[e]] >= value[from_[e]] on every edge "
+        "(int64 arrays of equal length, ends in [0, len(value))): the least such values "
+        "above the given ones, as a new array (fusioncut.peak's kernel times).");
 
   py::class_<BoundNodeCutComponents>(
       m, "NodeCutComponents",

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
 namespace fusioncut {
 
@@ -56,6 +57,38 @@ inline void phase_split(int64_t n, const int64_t* user_ptr, const int64_t* user_
       bw[i] = 1;  // a backward output computable from forward values alone
     }
     if (is_saved || needed_in_fw || ((b & kPhaseLiveOut) && !bw[i])) fw[i] = 1;
+  }
+}
+
+// The fixpoint behind fusioncut.peak's kernel times and fused order: value raised until
+// value[to[e]] >= value[from[e]] for every edge e (the least such values above the given
+// ones). A FIFO worklist seeded with every node in index order: on a DAG whose edges mostly
+// run one way each node is visited about once, and values only take values already present,
+// so it ends on any graph. O(n + m) to build the edge lists.
+inline void raise_along(int64_t n, int64_t m, const int64_t* from, const int64_t* to,
+                        int64_t* value) {
+  std::vector<int64_t> ptr(n + 1, 0), dst(m);
+  for (int64_t e = 0; e < m; ++e) ++ptr[from[e] + 1];
+  for (int64_t i = 0; i < n; ++i) ptr[i + 1] += ptr[i];
+  std::vector<int64_t> fill(ptr.begin(), ptr.end() - 1);
+  for (int64_t e = 0; e < m; ++e) dst[fill[from[e]]++] = to[e];
+  std::vector<int64_t> queue;
+  queue.reserve(n);
+  std::vector<uint8_t> queued(n, 1);
+  for (int64_t i = 0; i < n; ++i) queue.push_back(i);
+  for (size_t head = 0; head < queue.size(); ++head) {
+    const int64_t u = queue[head];
+    queued[u] = 0;
+    for (int64_t e = ptr[u]; e < ptr[u + 1]; ++e) {
+      const int64_t v = dst[e];
+      if (value[v] < value[u]) {
+        value[v] = value[u];
+        if (!queued[v]) {
+          queued[v] = 1;
+          queue.push_back(v);
+        }
+      }
+    }
   }
 }
 

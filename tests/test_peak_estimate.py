@@ -172,6 +172,39 @@ def test_phase_split_refuses_malformed_masks():
     assert len(fw) == len(bw) == len(trigger) == 0
 
 
+def _raised_by_definition(frm, to, value):
+    value = value.copy()
+    while True:
+        new = value.copy()
+        np.maximum.at(new, to, value[frm])
+        if np.array_equal(new, value):
+            return value
+        value = new
+
+
+def test_raise_along_reaches_the_fixpoint_on_any_graph():
+    rng = np.random.default_rng(0)
+    for n, m in ((1, 0), (5, 3), (40, 120), (300, 900)):  # cycles and self loops included
+        frm, to = rng.integers(0, n, m), rng.integers(0, n, m)
+        value = rng.integers(-3, 50, n)
+        got = fusioncut._core.raise_along(frm, to, value)
+        np.testing.assert_array_equal(got, _raised_by_definition(frm, to, value))
+        assert got is not value
+
+
+@pytest.mark.parametrize("args, error, match", [
+    ((_i64(0), _i64(0, 1), _i64(0, 0)), ValueError, "equal lengths"),
+    ((_i64(2), _i64(0), _i64(0, 0)), ValueError, "outside \\[0, 2\\)"),
+    ((_i64(0), _i64(-1), _i64(0, 0)), ValueError, "outside"),
+    ((np.zeros(1, dtype=np.int32), _i64(0), _i64(0)), TypeError, "incompatible"),
+    ((_i64(0), _i64(0), np.zeros(1)), TypeError, "incompatible"),
+    ((np.zeros((1, 1), dtype=np.int64), _i64(0), _i64(0)), TypeError, "one-dimensional"),
+])
+def test_raise_along_refuses_malformed_edges(args, error, match):
+    with pytest.raises(error, match=match):
+        fusioncut._core.raise_along(*args)
+
+
 # --- the targets ----------------------------------------------------------------------------
 
 

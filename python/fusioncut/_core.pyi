@@ -76,6 +76,21 @@ def min_cut(
     num_nodes, capacities, algorithm, source == sink, UnboundedCutError), IndexError (source,
     sink, src, dst), MemoryError (more than the machine's memory, before allocating)."""
 
+PHASE_FLAGS: dict[str, int]
+
+def phase_split(
+    user_ptr: npt.NDArray[np.int64],
+    user_dst: npt.NDArray[np.int64],
+    bits: npt.NDArray[np.uint8],
+    saved: npt.NDArray[np.bool_],
+) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.bool_], npt.NDArray[np.int64]]:
+    """Which graph computes each node for one saved set: (forward, backward, trigger)."""
+
+def raise_along(
+    from_: npt.NDArray[np.int64], to: npt.NDArray[np.int64], value: npt.NDArray[np.int64]
+) -> npt.NDArray[np.int64]:
+    """value raised until value[to[e]] >= value[from_[e]] on every edge, as a new array."""
+
 class NodeCutGraph:
     def __init__(
         self,

@@ -306,12 +306,8 @@ def _fused_order(graph: JointGraph, phase: np.ndarray, edge: np.ndarray, stored:
         np.maximum.at(latest, label[members], time[members])
         start = time.copy()
         start[members] = latest[label[members]]
-        while True:  # a reader runs after what it reads
-            new = start.copy()
-            np.maximum.at(new, all_dst, start[all_src])
-            if np.array_equal(new, start):
-                break
-            start = new
+        # A reader runs after what it reads.
+        start = _raise_along(all_src, all_dst, start)
         # A member that must wait for another member's readers cannot share its kernel.
         cyclic = members & (start > latest[label])
         if not cyclic.any():
@@ -345,14 +341,15 @@ def _kernel_time(graph: JointGraph, inlined: np.ndarray, stored: np.ndarray,
     reduction, metadata = _reads_kinds(graph)
     active = (inlined[src] | (stored[src] & reduction[dst])) & ~metadata[dst]
     a, b = src[active], dst[active]
-    when = time.copy()
-    while len(a):
-        new = when.copy()
-        np.maximum.at(new, a, when[b])
-        if np.array_equal(new, when):
-            break
-        when = new
-    return when
+    return _raise_along(b, a, time)
+
+
+def _raise_along(frm: np.ndarray, to: np.ndarray, value: np.ndarray) -> np.ndarray:
+    """``value`` (a copy) raised until ``value[to[e]] >= value[frm[e]]`` on every edge ``e``:
+    the least such values above ``value`` (``_core.raise_along``, a worklist in C++)."""
+    return _core.raise_along(np.ascontiguousarray(frm, dtype=np.int64),
+                             np.ascontiguousarray(to, dtype=np.int64),
+                             np.ascontiguousarray(value, dtype=np.int64))
 
 
 def _reads_kinds(graph: JointGraph) -> tuple[np.ndarray, np.ndarray]:
