@@ -8,6 +8,7 @@ from __future__ import annotations
 import copy
 import dataclasses
 import functools
+import importlib
 import math
 import re
 import warnings
@@ -242,6 +243,10 @@ def test_offload_emission_replays_and_refuses_what_cannot_run(mixed, monkeypatch
     fw2, bw2 = template.replay(must, list(must.graph.nodes))
     assert _moved(fw) == _moved(fw2) == {"mm"}
     assert len(bw2.graph.find_nodes(op="call_function", target=DEVICE_PUT)) == 1
+    # torch's op list is built once per pass, and torch's own function is back afterwards.
+    torch_pass = importlib.import_module(
+        "torch._functorch._activation_offloading.activation_offloading")
+    assert not hasattr(torch_pass.get_default_op_list, "_fusioncut_once")
     # torch's side-stream ops need an accelerator: refused at emission, not at run time.
     with _torch_compat.functorch_config().patch(activation_offload_separate_stream=True), \
             pytest.raises(EmitError, match="activation_offload_separate_stream needs an accel"):
