@@ -256,6 +256,34 @@ Int64Array raise_along_bound(const Int64Array& from, const Int64Array& to,
   return out;
 }
 
+// _core.prefetch_times: validates lengths and order (first uses descending, each a backward
+// time) and runs fusioncut::prefetch_times.
+Int64Array prefetch_times_bound(const Int64Array& use,
+                                const py::array_t<double, py::array::c_style>& lead,
+                                const py::array_t<double, py::array::c_style>& seconds) {
+  const char* kFunction = "prefetch_times";
+  check_one_dimensional(kFunction, "use", use);
+  if (lead.ndim() != 1 || seconds.ndim() != 1) {
+    throw py::type_error("prefetch_times: lead and seconds must be one-dimensional");
+  }
+  const int64_t count = use.size(), steps = seconds.size();
+  if (lead.size() != count) {
+    throw py::value_error("prefetch_times: use has " + std::to_string(count) + " reloads, lead " +
+                          std::to_string(lead.size()) + " (want equal lengths)");
+  }
+  const int64_t* u = use.data();
+  for (int64_t k = 0; k < count; ++k) {
+    if (u[k] < 0 || u[k] > steps || (k && u[k] > u[k - 1])) {
+      throw py::value_error("prefetch_times: use[" + std::to_string(k) + "] = " +
+                            std::to_string(u[k]) + " must lie in [0, " + std::to_string(steps) +
+                            "] and not rise (reloads in the order torch meets them)");
+    }
+  }
+  Int64Array out(count);
+  fusioncut::prefetch_times(count, u, lead.data(), steps, seconds.data(), out.mutable_data());
+  return out;
+}
+
 }  // namespace
 
 PYBIND11_MODULE(_core, m) {
@@ -365,6 +393,12 @@ PYBIND11_MODULE(_core, m) {
         "value (int64 per node) raised until value[to[e]] >= value[from_[e]] on every edge "
         "(int64 arrays of equal length, ends in [0, len(value))): the least such values "
         "above the given ones, as a new array (fusioncut.peak's kernel times).");
+
+  m.def("prefetch_times", &prefetch_times_bound, py::arg("use").noconvert(),
+        py::arg("lead").noconvert(), py::arg("seconds").noconvert(),
+        "Where torch's reload prefetch places each reload (fusioncut.peak_offload."
+        "reload_times): first uses (int64, not rising), leads and per-time compute seconds "
+        "(float64); returns backward times (int64, -1: the backward's start).");
 
   py::class_<BoundNodeCutComponents>(
       m, "NodeCutComponents",

@@ -92,4 +92,40 @@ inline void raise_along(int64_t n, int64_t m, const int64_t* from, const int64_t
   }
 }
 
+// torch's reload prefetch (fusioncut.peak_offload.reload_times), walked in C++: the reloads in
+// the order torch meets them walking the backward from its end (first use descending), each
+// first used at backward time use[k] and needing lead[k] seconds of compute before it; the
+// compute seconds of the node at each backward time. A first-in first-out queue: the reload
+// at its head takes each node's seconds off its lead and is placed before the node that
+// covers it; reloads still queued at the backward's start are placed there (-1).
+inline void prefetch_times(int64_t count, const int64_t* use, const double* lead,
+                           int64_t steps, const double* seconds, int64_t* out) {
+  std::vector<int64_t> queue;
+  std::vector<double> remaining;
+  queue.reserve(count);
+  remaining.reserve(count);
+  size_t head = 0;
+  int64_t at = 0;
+  for (int64_t k = 0; k < count; ++k) out[k] = -1;
+  for (int64_t t = steps - 1; t >= 0; --t) {
+    if (head < queue.size()) {
+      remaining[head] -= seconds[t];
+      if (remaining[head] <= 0) {
+        out[queue[head]] = t;
+        ++head;
+      }
+    }
+    while (at < count && use[at] >= t) {
+      const int64_t k = at++;
+      if (lead[k] <= 0) {
+        out[k] = use[k];
+        continue;
+      }
+      queue.push_back(k);
+      remaining.push_back(lead[k]);
+    }
+  }
+}
+
+
 }  // namespace fusioncut

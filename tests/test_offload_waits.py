@@ -3,7 +3,8 @@
 moves each wait to where the link has finished that copy. The walk, the plan's waits, the peak
 that frees each device copy at its wait, and the emitted forward whose waits sit there (built
 on the CPU: the side stream's ops run only on an accelerator, so these graphs are checked, not
-run)."""
+run). And the backward's side: torch's reload prefetch queue as ``_core.prefetch_times``
+walks it."""
 
 from __future__ import annotations
 
@@ -198,3 +199,52 @@ def test_partition_and_a_replayed_region_carry_the_waits(mlp, monkeypatch):
         template.replay(mlp.joint_module, list(mlp.joint_module.graph.nodes))
     assert len(template.waits) == len(d.offload_waits)
     assert seen[-1] == d.offload_waits
+
+
+# --- the backward's reloads (torch's prefetch queue, walked in C++) ----------------------------
+
+
+def _prefetch_by_definition(use, lead, seconds):
+    out, queue, remaining, at = [-1] * len(use), [], [], 0
+    for t in range(len(seconds) - 1, -1, -1):
+        if queue:
+            remaining[0] -= seconds[t]
+            if remaining[0] <= 0:
+                out[queue.pop(0)] = t
+                remaining.pop(0)
+        while at < len(use) and use[at] >= t:
+            k, at = at, at + 1
+            if lead[k] <= 0:
+                out[k] = use[k]
+            else:
+                queue.append(k)
+                remaining.append(lead[k])
+    return out
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.floats(0, 3), max_size=12).flatmap(lambda seconds: st.tuples(
+    st.just(seconds),
+    st.lists(st.tuples(st.integers(0, len(seconds)), st.floats(-1, 6)), max_size=8))))
+def test_prefetch_times_follow_torchs_queue(case):
+    seconds, reloads = case
+    reloads = sorted(reloads, key=lambda r: -r[0])  # the order torch meets them
+    use = np.array([r[0] for r in reloads], dtype=np.int64)
+    lead = np.array([r[1] for r in reloads], dtype=np.float64)
+    got = fusioncut._core.prefetch_times(use, lead, np.array(seconds, dtype=np.float64))
+    assert got.tolist() == _prefetch_by_definition(use.tolist(), lead.tolist(), seconds)
+
+
+@pytest.mark.parametrize("use, lead, seconds, error, match", [
+    ([1, 2], [1.0, 1.0], [1.0, 1.0, 1.0], ValueError, "not rise"),
+    ([4], [1.0], [1.0, 1.0], ValueError, "must lie in \\[0, 2\\]"),
+    ([-1], [1.0], [1.0], ValueError, "must lie in"),
+    ([0], [1.0, 2.0], [1.0], ValueError, "equal lengths"),
+])
+def test_prefetch_times_refuses_malformed_reloads(use, lead, seconds, error, match):
+    with pytest.raises(error, match=match):
+        fusioncut._core.prefetch_times(np.array(use, dtype=np.int64), np.array(lead),
+                                       np.array(seconds))
+    with pytest.raises(TypeError, match="incompatible"):
+        fusioncut._core.prefetch_times(np.array(use, dtype=np.int32), np.array(lead),
+                                       np.array(seconds))

@@ -30,6 +30,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from fusioncut import _core
+
 __all__ = ["OffloadedValues", "paced_waits", "reload_times"]
 
 
@@ -83,27 +85,13 @@ def reload_times(first_use: np.ndarray, order: np.ndarray, offloaded: OffloadedV
     first_use = np.asarray(first_use, dtype=np.int64)
     if offloaded.lead_seconds is None or offloaded.node_seconds is None or not len(first_use):
         return first_use
-    out = np.full(len(first_use), -1, dtype=np.int64)
     # Reloads sitting before the same node: torch meets them last-inserted first, in reverse.
-    pending = sorted(range(len(first_use)), key=lambda k: (-int(first_use[k]), -k))
-    lead = np.asarray(offloaded.lead_seconds, dtype=np.float64).tolist()
-    seconds = np.asarray(offloaded.node_seconds, dtype=np.float64)[order].tolist()
-    use = first_use.tolist()
-    queue: list[int] = []
-    remaining: list[float] = []
-    at = 0
-    for t in range(len(order) - 1, -1, -1):
-        if queue:
-            remaining[0] -= seconds[t]
-            if remaining[0] <= 0:
-                out[queue.pop(0)] = t
-                remaining.pop(0)
-        while at < len(pending) and use[pending[at]] >= t:
-            k = pending[at]
-            at += 1
-            if lead[k] <= 0:
-                out[k] = use[k]
-                continue
-            queue.append(k)
-            remaining.append(lead[k])
+    pending = np.lexsort((-np.arange(len(first_use)), -first_use))
+    seconds = np.asarray(offloaded.node_seconds, dtype=np.float64)[order]
+    times = _core.prefetch_times(
+        np.ascontiguousarray(first_use[pending]),
+        np.ascontiguousarray(np.asarray(offloaded.lead_seconds, dtype=np.float64)[pending]),
+        np.ascontiguousarray(seconds))
+    out = np.empty(len(first_use), dtype=np.int64)
+    out[pending] = times
     return out
