@@ -366,7 +366,16 @@ def mutated_inputs(graph: JointGraph) -> np.ndarray:
     """bool (n,): graph inputs the step mutates: AOTAutograd returns their new values as
     forward outputs described by ``InputMutationAOTOutput`` (torch >= 2.9 records output
     descriptors), or writes them with ``copy_`` at the end of the joint graph. A node that
-    reads one, recomputed in the backward, would read the value after the mutation."""
+    reads one, recomputed in the backward, would read the value after the mutation. Computed
+    once per graph (every ban's reason asks again)."""
+    cached = graph.__dict__.get("_mutated_inputs")
+    if cached is None:
+        cached = graph.__dict__["_mutated_inputs"] = _find_mutated_inputs(graph)
+        cached.flags.writeable = False
+    return cached
+
+
+def _find_mutated_inputs(graph: JointGraph) -> np.ndarray:
     n = graph.num_nodes
     out = np.zeros(n, dtype=bool)
     for i in np.flatnonzero(graph.kind == OpKind.MUTATING).tolist():
