@@ -20,6 +20,7 @@ import torch
 import torch.fx as fx
 
 from fusioncut import _torch_compat as tc
+from fusioncut.emit.fast_copy import node_copier
 from fusioncut.ops import OpKind, _dropout_args, is_random_node, kind_code
 
 _RANDOM = int(OpKind.RANDOM)
@@ -268,7 +269,7 @@ def emit_graph(
         env[x] = p
     # getitems of placeholders (tuple inputs) come right after the placeholders.
     lookup = env.__getitem__
-    node_copy = tc.node_copier(graph)
+    node_copy = node_copier(graph)
     for i in order:
         new = node_copy(nodes[i], lookup)
         if backward and new.op in ("call_function", "get_attr"):
