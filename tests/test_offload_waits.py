@@ -199,6 +199,23 @@ def test_partition_and_a_replayed_region_carry_the_waits(mlp, monkeypatch):
         template.replay(mlp.joint_module, list(mlp.joint_module.graph.nodes))
     assert len(template.waits) == len(d.offload_waits)
     assert seen[-1] == d.offload_waits
+    # explain says where the forward waits for each paced copy.
+    with _torch_compat.functorch_config().patch(**STREAM):
+        report = fusioncut.explain(_Mlp(), torch.randn(512, 32), options=fusioncut.Options(
+            device=FAST_LINK, offload="auto", memory_budget=0.0))
+    gone = [v for v in report.values if v.fate == "offloaded"]
+    assert gone and all("the forward waits for its copy" in v.why for v in gone)
+    assert any("where the link has moved it" in v.why for v in gone)
+
+
+class _Mlp(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.w1 = torch.nn.Parameter(torch.randn(32, 32))
+        self.w2 = torch.nn.Parameter(torch.randn(32, 32))
+
+    def forward(self, x):
+        return _mlp(x, self.w1, self.w2)
 
 
 # --- the backward's reloads (torch's prefetch queue, walked in C++) ----------------------------

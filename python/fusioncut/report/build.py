@@ -182,6 +182,7 @@ class _Facts:
         self.pricing = _pricing(decision, options)
         self.dropped = set(decision.dropped_preferences)
         self.offloaded = set(decision.offloaded.tolist())
+        self.waits = decision.offload_waits
 
     def ban(self, i: int):
         """The ban that holds under the options: a memory target lifts ``BUDGET_LIFTS``, and a
@@ -311,6 +312,12 @@ def _offload_why(f: _Facts, i: int, link, ban) -> str:
             f"{format_seconds(exposed)} ({format_seconds(nbytes / link.device.host_bandwidth)} "
             f"each way over the host link); keeping it would hold {format_bytes(nbytes)} on "
             f"the device")
+    name = f.names[i]
+    if name in f.waits:  # fusioncut paces the side stream's wait for this copy
+        at = f.waits[name]
+        text += ("; the forward waits for its copy at its end (the compute after it cannot "
+                 "cover the link)" if at is None else
+                 f"; the forward waits for its copy before {at}, where the link has moved it")
     if ban is not None:
         return text + f"; it may not be recomputed ({ban})"
     seconds = float(f.pricing.seconds[i])
