@@ -114,3 +114,29 @@ def last_lines_across_processes(code: str, seeds=("0", "4242")) -> set[str]:
                              text=True, check=True)
         results.add(out.stdout.strip().splitlines()[-1])
     return results
+
+
+# --- a small MLP whose saved activations set the backward's peak (the offload tests) --------
+
+
+def offload_mlp(x, w1, w2):
+    """Six layers: the saved activations, not the gradients, set the backward's peak, so that
+    plans holding less on the device peak lower (with three, none does)."""
+    h = x
+    for k in range(6):
+        h = torch.mm(h, w1 if k % 2 == 0 else w2)
+        h = h.relu() if k % 3 == 0 else (h.sin() if k % 3 == 1 else h.tanh())
+    return (h * h).sum()
+
+
+class OffloadMlp(torch.nn.Module):
+    """``offload_mlp`` with its two weights as parameters (for ``explain``, which takes a
+    module); inputs ``torch.randn(512, 32)``."""
+
+    def __init__(self):
+        super().__init__()
+        self.w1 = torch.nn.Parameter(torch.randn(32, 32))
+        self.w2 = torch.nn.Parameter(torch.randn(32, 32))
+
+    def forward(self, x):
+        return offload_mlp(x, self.w1, self.w2)

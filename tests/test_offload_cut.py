@@ -42,7 +42,14 @@ from fusioncut.peak_offload import OffloadedValues, reload_times
 from fusioncut.report import capture
 from fusioncut.report.charts import plot_pareto
 from fusioncut.report.pareto import format_pareto, pareto_dict
-from models import decide_captured, last_lines_across_processes, pareto_captured, small_gpt
+from models import (
+    OffloadMlp,
+    decide_captured,
+    last_lines_across_processes,
+    offload_mlp,
+    pareto_captured,
+    small_gpt,
+)
 
 pytestmark = pytest.mark.filterwarnings("ignore::FutureWarning")
 
@@ -59,16 +66,6 @@ DEAR_RECOMPUTE = dataclasses.replace(FAST_LINK, name="dear-recompute", kernel_ov
 def _moved(gm: torch.fx.GraphModule) -> set[str]:
     return {n.args[0].name.replace("cpu_offload_", "")
             for n in gm.graph.find_nodes(op="call_function", target=DEVICE_PUT)}
-
-
-def _mlp(x, w1, w2):
-    # Six layers: the saved activations, not the gradients, set the backward's peak, so that
-    # plans holding less on the device peak lower (with three, none does).
-    h = x
-    for k in range(6):
-        h = torch.mm(h, w1 if k % 2 == 0 else w2)
-        h = h.relu() if k % 3 == 0 else (h.sin() if k % 3 == 1 else h.tanh())
-    return (h * h).sum()
 
 
 def _run(fn, args, options):
@@ -141,7 +138,7 @@ def test_offloaded_plans_train_like_eager_and_move_exactly_the_chosen_values():
     torch.manual_seed(0)
     args = [torch.randn(512, 32), torch.randn(32, 32, requires_grad=True),
             torch.randn(32, 32, requires_grad=True)]
-    box, grads, eager = _run(_mlp, args, Options(device=DEAR_RECOMPUTE, offload="auto",
+    box, grads, eager = _run(offload_mlp, args, Options(device=DEAR_RECOMPUTE, offload="auto",
                                                  memory_budget=0.3))
     torch.testing.assert_close(grads, eager)
     d = box["d"]
@@ -347,7 +344,7 @@ def test_link_cost_charges_what_the_compute_cannot_hide():
 
 
 def test_offloaded_values_leave_after_their_last_forward_use_and_return_at_their_reload():
-    cap = capture(_mlp, torch.randn(512, 32), torch.randn(32, 32, requires_grad=True),
+    cap = capture(offload_mlp, torch.randn(512, 32), torch.randn(32, 32, requires_grad=True),
                   torch.randn(32, 32, requires_grad=True), via="aot")
     d = decide_captured(cap, offload="auto")
     graph, saved = d.graph, d.saved
@@ -448,19 +445,9 @@ def test_three_way_decisions_are_identical_across_processes():
 # --- reports --------------------------------------------------------------------------------
 
 
-class _Mlp(torch.nn.Module):
-    def __init__(self):
-        super().__init__()
-        self.w1 = torch.nn.Parameter(torch.randn(32, 32))
-        self.w2 = torch.nn.Parameter(torch.randn(32, 32))
-
-    def forward(self, x):
-        return _mlp(x, self.w1, self.w2)
-
-
 def test_reports_show_the_three_way_frontier_and_say_why_a_value_went_to_the_host(tmp_path):
     torch.manual_seed(0)
-    model, x = _Mlp(), torch.randn(512, 32)
+    model, x = OffloadMlp(), torch.randn(512, 32)
     options = Options(device=DEAR_RECOMPUTE, offload="auto", memory_budget=0.3)
     report = fusioncut.explain(model, x, options=options)
     gone = [v for v in report.values if v.fate == "offloaded"]

@@ -27,7 +27,7 @@ from fusioncut.graph import Role
 from fusioncut.peak import estimate_peak
 from fusioncut.peak_offload import OffloadedValues, paced_waits
 from fusioncut.report import capture
-from models import decide_captured
+from models import OffloadMlp, decide_captured, offload_mlp
 
 pytestmark = pytest.mark.filterwarnings("ignore::FutureWarning")
 
@@ -38,17 +38,9 @@ STREAM = dict(activation_offload_separate_stream=True, activation_reload_prefetc
               activation_offload_sink_wait=False)
 
 
-def _mlp(x, w1, w2):
-    h = x
-    for k in range(6):
-        h = torch.mm(h, w1 if k % 2 == 0 else w2)
-        h = h.relu() if k % 3 == 0 else (h.sin() if k % 3 == 1 else h.tanh())
-    return (h * h).sum()
-
-
 @pytest.fixture(scope="module")
 def mlp():
-    return capture(_mlp, torch.randn(512, 32), torch.randn(32, 32, requires_grad=True),
+    return capture(offload_mlp, torch.randn(512, 32), torch.randn(32, 32, requires_grad=True),
                    torch.randn(32, 32, requires_grad=True), via="aot")
 
 
@@ -201,21 +193,11 @@ def test_partition_and_a_replayed_region_carry_the_waits(mlp, monkeypatch):
     assert seen[-1] == d.offload_waits
     # explain says where the forward waits for each paced copy.
     with _torch_compat.functorch_config().patch(**STREAM):
-        report = fusioncut.explain(_Mlp(), torch.randn(512, 32), options=fusioncut.Options(
+        report = fusioncut.explain(OffloadMlp(), torch.randn(512, 32), options=fusioncut.Options(
             device=FAST_LINK, offload="auto", memory_budget=0.0))
     gone = [v for v in report.values if v.fate == "offloaded"]
     assert gone and all("the forward waits for its copy" in v.why for v in gone)
     assert any("where the link has moved it" in v.why for v in gone)
-
-
-class _Mlp(torch.nn.Module):
-    def __init__(self):
-        super().__init__()
-        self.w1 = torch.nn.Parameter(torch.randn(32, 32))
-        self.w2 = torch.nn.Parameter(torch.randn(32, 32))
-
-    def forward(self, x):
-        return _mlp(x, self.w1, self.w2)
 
 
 # --- the backward's reloads (torch's prefetch queue, walked in C++) ----------------------------
