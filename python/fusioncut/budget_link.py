@@ -16,7 +16,7 @@ be offloaded, else a ``LinkedGenerator``::
               adds more time (it lowers device bytes only)
     gap(k)    the plans of every part's gaps whose bytes lie between points k - 1 and k
               (an offloading part's gap only where one of its ends offloads)
-              (the parts share the 48 plans one sweep's gap offers)
+              (the parts reaching into it share the 48 plans one sweep's gap offers)
     best_within(limit)   the best of every part's, by true seconds
 
 The ladder ends with the network whose chains are closed (``mu`` infinite: only
@@ -117,7 +117,7 @@ class LinkedGenerator:
         """The plans between point ``k - 1`` and point ``k`` from every part."""
         if k not in self._gaps:
             lo, hi = self.points[k - 1].saved_bytes, self.points[k].saved_bytes
-            entries = []
+            spans = []
             for part in self.parts:
                 closed = part is self.parts[-1]
                 for j in range(1, len(part.points)):
@@ -127,18 +127,17 @@ class LinkedGenerator:
                     if not closed and not (len(part.cuts[j - 1].offloaded)
                                            or len(part.cuts[j].offloaded)):
                         continue  # neither end offloads: the chains-closed part has its plans
-                    gap = part.gap(j)
-                    entries += [(nb, gap, i) for nb, i in gap.spread(self._quota(part))
-                                if lo < nb < hi]
+                    spans.append((part, j))
+            # The parts that reach into this interval share what one sweep's gap offers alone,
+            # so that a merged frontier evaluates about as many plans as a plain one; where
+            # only the chains-closed part does, it offers a plain frontier's gap.
+            quota = max(_PLANS_PER_GAP // max(len({id(part) for part, _ in spans}), 1), 1)
+            entries = []
+            for part, j in spans:
+                gap = part.gap(j)
+                entries += [(nb, gap, i) for nb, i in gap.spread(quota) if lo < nb < hi]
             self._gaps[k] = _MergedGap(entries)
         return self._gaps[k]
-
-    def _quota(self, part: Generator) -> int:
-        """Plans a part's gap offers: the parts share what one sweep's gap offers alone, so
-        that a merged frontier evaluates about as many plans as a plain one (giving the
-        chains-closed part a plain gap's 48 besides took the GPT-48 frontier from 1.0 s to
-        1.5-1.9 s for no better least peak within 5% of the runtime step)."""
-        return max(_PLANS_PER_GAP // len(self.parts), 1)
 
     def best_within(self, limit: int) -> FrontierPoint | None:
         found = [p for p in (part.best_within(limit) for part in self.parts) if p is not None]
