@@ -73,7 +73,7 @@ def build(name: str, quick: bool):
     torch.manual_seed(0)
     name, _, width = name.partition("-d")
     d = int(width) if width else 64
-    heads = max(d // 64, 4 if d == 64 else 1)
+    heads = 4 if d == 64 else max(d // 64, 1)
     if name.startswith("gpt"):
         layers = int(name[3:]) if not quick else 2
         cfg = gpt_config("demo", n_layer=layers, d_model=d, n_head=heads, block_size=64,

@@ -1,7 +1,8 @@
-// Which graph computes each joint node for one saved set: the reverse sweep behind
-// fusioncut.peak.phases, here because the frontier runs it once per plan it scores (hundreds
-// of times on a 9k-node graph). Header-only like the solvers; the binding validates the
-// arrays and this code trusts them.
+// The sequential walks of fusioncut's peak estimate, here because the frontier runs them once
+// per plan it scores (hundreds of times on a 9k-node graph): which graph computes each joint
+// node for one saved set (phase_split), the kernel-time fixpoint (raise_along) and torch's
+// reload prefetch queue (prefetch_times). Header-only like the solvers; the binding validates
+// the arrays and this code trusts them.
 #pragma once
 
 #include <cstdint>
@@ -126,6 +127,5 @@ inline void prefetch_times(int64_t count, const int64_t* use, const double* lead
     }
   }
 }
-
 
 }  // namespace fusioncut

@@ -46,7 +46,7 @@ from fusioncut.joint_check import fallback_error
 from fusioncut.network import FlowNetwork, flow_network, priced_network
 from fusioncut.offload import OffloadPolicy, Request, offloaded
 from fusioncut.offload import analyze as analyze_offload
-from fusioncut.offload_link import OffloadArcs
+from fusioncut.offload_link import Link, OffloadArcs
 from fusioncut.options import Options
 from fusioncut.policy import Policy, ReasonKind, analyze
 from fusioncut.recompute import recompute_model
@@ -153,15 +153,21 @@ class Decision:
         return [self.graph.nodes[i] for i in self.offloaded]
 
     @property
+    def host_link(self) -> Link | None:
+        """The host link the budget plan priced its offloading on; None without one."""
+        arcs = self.budget.frontier.generator.bnet.offload if self.budget is not None else None
+        return arcs.link if arcs is not None else None
+
+    @property
     def offload_waits(self) -> dict[str, str | None]:
         """Per offloaded value's name, the forward node before which the forward waits for its
         copy to the host (None: the forward's end), when fusioncut paces a side stream's waits
         (a budget plan priced on a host link, ``offload_link.Link.wait_before``); ``{}``: the
         waits stay where torch's pass puts them."""
-        arcs = self.budget.frontier.generator.bnet.offload if self.budget is not None else None
-        if arcs is None or not len(self.offloaded):
+        link = self.host_link
+        if link is None or not len(self.offloaded):
             return {}
-        at = arcs.link.wait_before(self.offloaded, self.graph.nbytes)
+        at = link.wait_before(self.offloaded, self.graph.nbytes)
         if at is None:
             return {}
         nodes, n = self.graph.nodes, self.graph.num_nodes

@@ -60,10 +60,15 @@ class Link:
     node_seconds: np.ndarray  # float64 (n,): each node's compute seconds
     hold_forward: bool  # torch's sink_wait: device copies held until the forward's end
     prefetch_bandwidth: float | None  # bytes/s torch's prefetch plans with; None: no prefetch
-    paced: bool = False  # a side stream without sink_wait: fusioncut places the forward's waits
-    forward_clock: np.ndarray | None = None  # float64 (n,): forward compute seconds to node i's end
-    last_forward_use: np.ndarray | None = None  # int64 (n,): last forward reader of i's storage
-    forward_nodes: np.ndarray | None = None  # int64: the forward's nodes, ascending
+    forward_clock: np.ndarray  # float64 (n,): the forward's compute seconds to node i's end
+    last_forward_use: np.ndarray  # int64 (n,): the last forward reader of node i's storage
+    forward_nodes: np.ndarray  # int64: the forward's nodes, ascending
+
+    @property
+    def paced(self) -> bool:
+        """fusioncut places the forward's waits: a side stream (the forward overlaps) whose
+        waits torch does not sink to the forward's end."""
+        return self.overlap.forward and not self.hold_forward
 
     def directions(self) -> int:
         """How many directions can overlap compute (the largest useful multiplier)."""
@@ -107,8 +112,7 @@ class Link:
         """int64 per entry of ``nodes``: the forward node before which the forward waits for
         its copy to the host (``peak_offload.paced_waits`` at ``host_bandwidth``; the node
         count: the forward's end); None when fusioncut does not place the waits (``paced``)."""
-        if not self.paced or self.forward_clock is None or self.last_forward_use is None \
-                or self.forward_nodes is None:
+        if not self.paced:
             return None
         nodes = np.asarray(nodes, dtype=np.int64)
         seconds = np.asarray(nbytes, dtype=np.float64)[nodes] / self.device.host_bandwidth
@@ -131,14 +135,13 @@ def link(graph: JointGraph, device: Device, node_seconds: np.ndarray, settings) 
     seconds = np.asarray(node_seconds, dtype=np.float64)
     prefetch = settings.separate_stream and settings.prefetch
     forward = role == Role.FORWARD
-    paced = bool(settings.separate_stream and not settings.sink_wait)
     return Link(device=device, overlap=Overlap.of(settings),
                 forward_seconds=float(seconds[forward].sum()),
                 backward_seconds=float(seconds[role == Role.BACKWARD].sum()),
                 node_seconds=seconds,
                 hold_forward=bool(settings.separate_stream and settings.sink_wait),
                 prefetch_bandwidth=settings.cpu_gpu_bw * 2**30 if prefetch else None,
-                paced=paced, forward_clock=np.cumsum(np.where(forward, seconds, 0.0)),
+                forward_clock=np.cumsum(np.where(forward, seconds, 0.0)),
                 last_forward_use=_last_forward_use(graph, forward),
                 forward_nodes=np.flatnonzero(forward).astype(np.int64))
 

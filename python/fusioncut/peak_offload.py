@@ -18,10 +18,11 @@ before its first backward use::
                start is placed there
 
 ``paced_waits`` is the forward's walk: the compute seconds of the nodes after a copy is issued
-are the clock its transfer runs against. ``reload_times`` replays the backward's walk on the peak estimate's backward order with the device
-model's compute seconds per node (torch times the nodes by benchmarking them) and torch's own
-transfer figure (``activation_offload_cpu_gpu_bw``), so the estimate allocates each reload where
-torch's pass would put it.
+are the clock its transfer runs against. ``reload_times`` replays the backward's walk on the
+peak estimate's backward order with the device model's compute seconds per node (torch times
+the nodes by benchmarking them) and torch's own transfer figure
+(``activation_offload_cpu_gpu_bw``), so the estimate allocates each reload where torch's pass
+would put it.
 """
 
 from __future__ import annotations

@@ -63,8 +63,7 @@ def offload_saved(fw_module: fx.GraphModule, bw_module: fx.GraphModule,
     with gc_paused():  # as for emission: collections would traverse torch's whole heap
         tc.activation_offloading_pass()(fw_module, bw_module, num_fwd_outputs,
                                         tc.ordered_set([]))
-    settings = tc.offload_settings()
-    if waits and settings.separate_stream and not settings.sink_wait:
+    if waits:  # a no-op without side-stream waits, or with torch's already at the end
         pace_waits(fw_module, waits)
     fw_module.recompile()  # code generated before the pass (if any) is stale
     bw_module.recompile()
@@ -96,7 +95,8 @@ def pace_waits(fw_module: fx.GraphModule, waits: Mapping[str, str | None]) -> in
     """Move the wait of each side-stream copy to the host of a value named in ``waits`` to just
     before the node named there (None, or a node not after the wait: the forward's end when
     None, else where torch put it). Only ever later: the wait's inputs stay before it and its
-    one user, the graph's output, after it. Returns how many waits moved."""
+    one user, the graph's output, after it. Edits ``fw_module.graph``; the caller recompiles
+    the module. Returns how many waits moved."""
     ops = tc.side_stream_offload_ops()
     if ops is None or not waits:
         return 0
@@ -117,7 +117,4 @@ def pace_waits(fw_module: fx.GraphModule, waits: Mapping[str, str | None]) -> in
             continue
         target.prepend(wait)
         moved += 1
-    if moved:
-        graph.lint()
-        fw_module.recompile()
     return moved

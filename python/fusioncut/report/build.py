@@ -284,7 +284,7 @@ def _saved_value(f: _Facts, i: int) -> ValueFate:
     users = [f.names[u] for u in f.users[i] if f.names[u] in f.in_bw]
     if i in f.offloaded:
         request = f.d.offload.requested[i]
-        link = _chosen_link(f)
+        link = f.d.host_link  # the budget plan's, which chose what to offload
         if link is not None:  # the cut chose between keeping, offloading and recomputing
             kind = "annotation" if request is Request.MUST else "cut"
             why = _offload_why(f, i, link, ban)
@@ -295,12 +295,6 @@ def _saved_value(f: _Facts, i: int) -> ValueFate:
         return _value(f, i, Fate.OFFLOADED, kind, why, users)
     return _value(f, i, Fate.SAVED, kind, why, users)
 
-
-def _chosen_link(f: _Facts):
-    """The host link of the budget plan that chose what to offload, or None."""
-    budget = f.d.budget
-    arcs = budget.frontier.generator.bnet.offload if budget is not None else None
-    return arcs.link if arcs is not None else None
 
 
 def _offload_why(f: _Facts, i: int, link, ban) -> str:
