@@ -1,7 +1,8 @@
 """Does a peak you ask for hold when measured? Compiled CPU training steps, profiled.
 
     python bench/bench_peak.py [--models gpt llama-sdpa ...] [--quick] [--json PATH]
-                               [--targets 13] [--cache PATH]
+                               [--targets 13] [--cache PATH] [--targets-only]
+                               [--device cpu|cuda]
 
 For every model of ``peak_models`` (the zoo's GPT, Llama with SDPA and with attention written
 out, a ResNet-18 layout; GPT-2, Llama and T5 from transformers at batch 8, sequence 256),
@@ -17,7 +18,9 @@ gradients freed before the window opens):
    fusioncut's own range (from the least plan's estimate raised by the margin to the runtime
    plan's), each measured against N (+2% for allocator rounding).
 
-Prices on the ``"h100"`` preset (``Options``' default for budgets). A plan is compiled and
+On ``--device cuda`` the models and inputs move to the GPU, Inductor emits Triton kernels and
+each peak is the CUDA allocator's (``torch.cuda.max_memory_allocated``); ``--targets-only``
+skips tables 1 and 2 (a short lease measures the targets first). Prices on the ``"h100"`` preset (``Options``' default for budgets). A plan is compiled and
 measured once, however many targets pick it (``--cache`` keeps measurements across runs of
 the same torch on the same machine).
 """
@@ -58,11 +61,12 @@ def _row(r: dict) -> dict:
                               "emitted_as_decided", "peak_at") if k in r}
 
 
-def run_model(name: str, quick: bool, targets: int, cache: dict) -> dict:
+def run_model(name: str, quick: bool, targets: int, cache: dict, device: str = "cpu",
+              sweep: bool = True) -> dict:
     t0 = time.perf_counter()
-    session = Session(name, quick, cache=cache)
+    session = Session(name, quick, cache=cache, device=device)
     out = {"model": name, "estimate": [], "monotone": [], "targets": []}
-    for b in sorted(set(ESTIMATE_BUDGETS) | set(MONOTONE_BUDGETS)):
+    for b in sorted(set(ESTIMATE_BUDGETS) | set(MONOTONE_BUDGETS)) if sweep else ():
         r = session.measure(Options(memory_budget=b))
         row = {"budget": b, **_row(r), "error": (r["estimate"] - r["measured"]) / r["measured"]}
         if b in ESTIMATE_BUDGETS:
@@ -85,12 +89,14 @@ def run_model(name: str, quick: bool, targets: int, cache: dict) -> dict:
         print(f"  {name} peak_memory_bytes={n / MIB:8.3f} MiB  measured "
               f"{r['measured'] / MIB:8.3f} MiB  {'ok' if ok else 'OVER'}", flush=True)
     peaks = [row["measured"] for row in out["monotone"]]
-    out["monotone_holds"] = all(a <= b for a, b in zip(peaks, peaks[1:]))
+    out["monotone_holds"] = all(a <= b for a, b in zip(peaks, peaks[1:])) if sweep else None
     out["seconds"] = time.perf_counter() - t0
     return out
 
 
 def report(results: list[dict]) -> str:
+    if not any(m["estimate"] for m in results):  # --targets-only
+        return _targets_report(results)
     lines = ["Estimate against measured (MiB; error = (estimate - measured) / measured):", ""]
     rows = []
     for m in results:
@@ -106,7 +112,11 @@ def report(results: list[dict]) -> str:
     rows = [[m["model"], " ".join(f"{r['measured'] / MIB:.2f}" for r in m["monotone"]),
              "yes" if m["monotone_holds"] else "NO"] for m in results]
     lines.append(markdown_table(["model", "measured peak", "monotone"], rows))
-    lines += ["", f"peak_memory_bytes = N (measured <= N x {1 + ROUNDING:g}):", ""]
+    return "\n".join(lines + ["", _targets_report(results)])
+
+
+def _targets_report(results: list[dict]) -> str:
+    lines = [f"peak_memory_bytes = N (measured <= N x {1 + ROUNDING:g}):", ""]
     rows = []
     for m in results:
         t = m["targets"]
@@ -128,7 +138,14 @@ def main(argv=None) -> int:
     parser.add_argument("--targets", type=int, default=13)
     parser.add_argument("--json", default=DEFAULT_JSON)
     parser.add_argument("--cache", default=None, help="JSON file of plan measurements")
+    parser.add_argument("--targets-only", action="store_true",
+                        help="skip the memory_budget sweep (tables 1 and 2)")
+    parser.add_argument("--device", choices=("cpu", "cuda"), default="cpu",
+                        help="cuda: peaks from torch.cuda.max_memory_allocated")
     args = parser.parse_args(argv)
+    if args.device == "cuda" and not torch.cuda.is_available():
+        print("bench_peak: --device cuda, but torch.cuda.is_available() is False", file=sys.stderr)
+        return 2
     cache = {}
     if args.cache and os.path.exists(args.cache):
         with open(args.cache) as f:
@@ -136,15 +153,16 @@ def main(argv=None) -> int:
     results = []
     for name in args.models:
         print(f"{name}:", flush=True)
-        results.append(run_model(name, args.quick, args.targets, cache))
+        results.append(run_model(name, args.quick, args.targets, cache, args.device,
+                                 sweep=not args.targets_only))
         if args.cache:
             write_json(args.cache, cache)
     text = report(results)
     print("\n" + text)
-    write_json(args.json, {"environment": environment(), "torch_threads": torch.get_num_threads(),
+    write_json(args.json, {"environment": environment(args.device), "torch_threads": torch.get_num_threads(),
                            "margin": PEAK_MARGIN, "results": results, "table": text})
     bad = [m["model"] for m in results
-           if not m["monotone_holds"] or not all(r["holds"] for r in m["targets"])]
+           if m["monotone_holds"] is False or not all(r["holds"] for r in m["targets"])]
     if bad:
         print(f"\nmissed on: {', '.join(bad)}")
     return 0

@@ -20,6 +20,11 @@ set it emitted is checked to be that plan's.
 measures plans: ``plan(options)`` decides without compiling, ``measure(options)`` compiles
 and profiles, once per distinct plan (targets that pick the same plan share a measurement).
 ``bench/bench_peak.py`` builds the tables from it.
+
+On a CUDA device (``Session(..., device="cuda")``) the peak is
+``torch.cuda.max_memory_allocated`` above the level at the window's start, and the profiler's
+CUDA memory events split it into forward, kept and backward as on the CPU; the walk of the
+generated code (CPU wrapper code only) is left out.
 """
 
 from __future__ import annotations
@@ -49,16 +54,26 @@ from peak_models import build
 __all__ = ["Session", "measured_peak", "measured_step", "profile_step"]
 
 
-def profile_step(step) -> dict:
-    """One call of ``step`` under the CPU profiler: ``peak`` (bytes above the level at the
+def profile_step(step, device: str = "cpu") -> dict:
+    """One call of ``step`` under the profiler: ``peak`` (bytes above the level at the
     window's start), ``forward_peak``, ``kept`` (held when the compiled backward starts),
     ``backward_peak`` (0 and the whole window as forward when no compiled backward ran), and
-    ``peak_at``: the profiled ops running when the peak was reached, outermost first."""
+    ``peak_at``: the profiled ops running when the peak was reached, outermost first. On
+    ``device="cuda"`` the memory events are the CUDA allocator's and ``peak`` is
+    ``torch.cuda.max_memory_allocated``'s (``event_peak`` the events' own)."""
+    cuda = device == "cuda"
+    if cuda:
+        torch.cuda.synchronize()
+        base = torch.cuda.memory_allocated()
+        torch.cuda.reset_peak_memory_stats()
     with profile(activities=[ProfilerActivity.CPU], profile_memory=True) as prof:
         step()
+        if cuda:
+            torch.cuda.synchronize()
     events = list(prof.profiler.kineto_results.events())
+    kind = "CUDA" if cuda else "CPU"
     memory = sorted((e for e in events if e.name() == "[memory]"
-                     and str(e.device_type()).endswith("CPU")), key=lambda e: e.start_ns())
+                     and str(e.device_type()).endswith(kind)), key=lambda e: e.start_ns())
     bw_start = min((e.start_ns() for e in events if e.name() == "CompiledFunctionBackward"),
                    default=None)
     running = peak = fw_peak = bw_peak = kept = 0
@@ -75,8 +90,11 @@ def profile_step(step) -> dict:
             bw_peak = max(bw_peak, running)
     around = sorted((e for e in events if e.name() != "[memory]" and peak_ns is not None
                      and e.start_ns() <= peak_ns <= e.end_ns()), key=lambda e: e.start_ns())
-    return {"peak": peak, "forward_peak": fw_peak, "kept": kept, "backward_peak": bw_peak,
-            "peak_at": [e.name() for e in around]}
+    out = {"peak": peak, "forward_peak": fw_peak, "kept": kept, "backward_peak": bw_peak,
+           "peak_at": [e.name() for e in around]}
+    if cuda:
+        out["event_peak"], out["peak"] = peak, torch.cuda.max_memory_allocated() - base
+    return out
 
 
 def measured_peak(step) -> int:
@@ -175,9 +193,11 @@ class Session:
     ``name``): its joint graph (captured by one compile) and the measured plans."""
 
     def __init__(self, name: str, quick: bool = False, cache: dict | None = None,
-                 model: tuple | None = None):
-        self.name = name
-        self.module, self.inputs = build(name, quick) if model is None else model
+                 model: tuple | None = None, device: str = "cpu"):
+        self.name, self.device = name, device
+        module, inputs = build(name, quick) if model is None else model
+        self.module = module.to(device)
+        self.inputs = tuple(x.to(device) for x in inputs)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", FutureWarning)
             _, recorder, _ = _compiled_step(copy.deepcopy(self.module), self.inputs,
@@ -204,7 +224,7 @@ class Session:
             decision = self.plan(options)
         graph = decision.graph
         names = sorted(graph.nodes[i].name for i in decision.saved)
-        key = self.name + ":" + hashlib.sha1(" ".join(names).encode()).hexdigest()
+        key = self.name + (f"@{self.device}" if self.device != "cpu" else "") + ":" + hashlib.sha1(" ".join(names).encode()).hexdigest()
         est = (decision.budget.point.peak if decision.budget is not None
                else estimate_peak(graph, decision.saved))
         if key not in self._measured:
@@ -215,9 +235,10 @@ class Session:
                                                       fusioncut.InductorPartitioner(options))
             emitted = set(recorder.calls[0][2]) if recorder.calls else set()
             model.zero_grad(set_to_none=True)
-            measured = profile_step(step)
-            walks = {("backward" if "tangents_" in open(p).read() else "forward"): walk(p)
-                     for p in code}
+            measured = profile_step(step, self.device)
+            walks = ({} if self.device != "cpu" else
+                     {("backward" if "tangents_" in open(p).read() else "forward"): walk(p)
+                      for p in code})
             self._measured[key] = {
                 "measured": measured["peak"], "measured_forward": measured["forward_peak"],
                 "measured_kept": measured["kept"], "measured_backward": measured["backward_peak"],

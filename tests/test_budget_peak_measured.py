@@ -9,12 +9,14 @@ rounding) at targets across fusioncut's range; the measured peak never rises as
 measured. bench/bench_peak.py runs the same checks on the larger models of docs/budget.md.
 """
 
+import json
 import warnings
 
 import pytest
 import torch
 
-from budget_peak import Session  # noqa: E402  (bench/ is on sys.path: tests/conftest.py)
+import bench_peak  # noqa: E402  (bench/ is on sys.path: tests/conftest.py)
+from budget_peak import Session  # noqa: E402
 
 from fusioncut.budget import raised
 from fusioncut.models import GPT, gpt_config, gpt_inputs
@@ -60,3 +62,24 @@ def test_estimate_is_within_the_margin_of_the_measured_peak(gpt):
         r = _measure(gpt, memory_budget=b)
         assert r["measured"] <= raised(r["estimate"], margin), (b, r["measured"], r["estimate"])
         assert r["estimate"] <= r["measured"] * (1 + margin), (b, r["measured"], r["estimate"])
+
+
+def test_bench_peak_targets_only_reports_the_targets(tmp_path):
+    # The short-lease path of the benchmark (a GPU run measures its targets first): no budget
+    # sweep, the targets table alone, each target measured.
+    out = tmp_path / "peak.json"
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert bench_peak.main(["--quick", "--models", "gpt", "--targets", "2",
+                                "--targets-only", "--json", str(out)]) == 0
+    result = json.loads(out.read_text())["results"][0]
+    assert result["estimate"] == [] and result["monotone"] == []
+    assert result["monotone_holds"] is None
+    assert len(result["targets"]) == 2
+    assert all(r["measured"] > 0 and r["holds"] for r in result["targets"])
+
+
+@pytest.mark.skipif(torch.cuda.is_available(), reason="checks the message without CUDA")
+def test_bench_peak_on_cuda_without_cuda_says_so(capsys):
+    assert bench_peak.main(["--device", "cuda", "--models", "gpt"]) == 2
+    assert "torch.cuda.is_available() is False" in capsys.readouterr().err

@@ -16,7 +16,7 @@ from torch.utils import checkpoint
 
 import fusioncut
 from fusioncut.budget import BudgetWarning, raised
-from fusioncut.graph import Role
+from fusioncut.graph import JointGraph, Role
 from fusioncut.models import ConvBN, Llama, LlamaConfig, llama_inputs
 from fusioncut.network import BACKWARD_ROLES
 from fusioncut.ops import OpKind
@@ -59,6 +59,26 @@ def test_extern_memory_sizes_the_cpu_flash_attention_workspaces():
     threads, q, keys, head = torch.get_num_threads(), 16, 16, 8  # sequence 16 < 32: one block
     assert ext.workspace[fw] == threads * (q * keys + 2 * q + q * head) * 4
     assert ext.workspace[bw] == threads * (2 * q * keys + q) * 4
+
+
+@pytest.mark.parametrize("op, expected", [
+    # 2 x 4 heads x 16 queries, head size 8: rows padded to 64 (128), head size to 64 (32)
+    ("_scaled_dot_product_efficient_attention_backward", 2 * 4 * 64 * (4 * 64 + 4.25)),
+    ("_scaled_dot_product_flash_attention_backward",
+     2 * 4 * 128 * (4 * 32 + 4) + 2 * (2 * 4 * 16 * 8 * 4)),
+])
+def test_extern_memory_sizes_the_cuda_attention_backward_workspaces(op, expected):
+    # The CUDA kernels' table (measured on an H100) read from the query's shape: the CPU
+    # graph's attention backward renamed to the CUDA op, whose arguments start the same way.
+    cfg = LlamaConfig(n_layer=1, d_model=32, n_head=4, block_size=16, vocab=64)
+    torch.manual_seed(0)
+    cap = capture(Llama(cfg), *llama_inputs(cfg, batch=2), via="aot")
+    joint = cap.joint_module
+    cpu = torch.ops.aten._scaled_dot_product_flash_attention_for_cpu_backward.default
+    node = next(n for n in joint.graph.nodes if n.target is cpu)
+    node.target = getattr(torch.ops.aten, op).default
+    g = JointGraph.from_fx(joint, cap.num_fwd_outputs)
+    assert extern_memory(g).workspace[g.index[node]] == int(expected)
 
 
 def test_extern_memory_copies_convolution_inputs_to_channels_last():

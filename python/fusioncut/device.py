@@ -210,11 +210,13 @@ _REQUIRED = tuple(f.name for f in dataclasses.fields(Device)
 # lanes x 128/130 = 63.0 GB/s each way; the preset takes torch's own planning figure,
 # torch._functorch.config.activation_offload_cpu_gpu_bw = 50.0, which torch's prefetch pass
 # reads as GiB/s (bytes / 1024**3 / bw): 50 x 2**30 = 53.7 GB/s, 85% of the theoretical rate.
-# offload_hidden = 0.9 is an assumption, not a measurement: torch's overlap settings (side
-# stream, sink_wait, prefetch) ran an example step only 2.2% slower than without offloading
-# (pytorch/pytorch#168316: 160.86 vs 157.42 ms), but that report gives neither the bytes moved
-# nor the GPU, so no fraction follows from it. `python -m fusioncut calibrate --device cuda`
-# measures both on the machine at hand.
+# offload_hidden = 0.9 was an assumption: torch's overlap settings (side stream, sink_wait,
+# prefetch) ran an example step only 2.2% slower than without offloading
+# (pytorch/pytorch#168316: 160.86 vs 157.42 ms), a report with neither the bytes moved nor the
+# GPU. `python -m fusioncut calibrate --device cuda` on an H100 (2026-11-27, torch 2.11,
+# bench/recorded/gpu-h100-2026-11-27/h100.json) then measured 54.7 GB/s each way for a pinned
+# 256 MiB copy and 92.5% of a device-to-host copy hidden under two matmuls on a side stream:
+# both within 3% of the preset, which is kept as it was.
 _H100 = Device(
     name="h100", bandwidth=2.921e12, kernel_overhead=4e-6, pointwise_op_time=4.3e-14,
     transcendental_op_time=1.03e-12, matmul_flops=4.0e14, hidden_pointwise_ops=64.0,
