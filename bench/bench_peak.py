@@ -15,8 +15,8 @@ gradients freed before the window opens):
 2. **monotone in the budget**: the measured peak at budgets 0, 0.1, ..., 1 never rises as the
    budget falls;
 3. **targets that hold**: ``peak_memory_bytes = N`` at ``--targets`` values spread evenly over
-   fusioncut's own range (from the least plan's estimate raised by the margin to the runtime
-   plan's), each measured against N (+2% for allocator rounding).
+   fusioncut's own range (from the least plan's estimate raised by the device's default
+   margin, ``Options.peak_margin``, to the runtime plan's), each measured against N (+2% for allocator rounding).
 
 On ``--device cuda`` the models and inputs move to the GPU, Inductor emits Triton kernels and
 each peak is the CUDA allocator's (``torch.cuda.max_memory_allocated``); ``--targets-only``
@@ -43,7 +43,7 @@ from common import environment, markdown_table, write_json  # noqa: E402
 from peak_models import MODELS  # noqa: E402
 
 from fusioncut.budget import raised  # noqa: E402
-from fusioncut.options import PEAK_MARGIN, Options  # noqa: E402
+from fusioncut.options import Options  # noqa: E402
 
 DEFAULT_JSON = os.path.join(os.path.dirname(os.path.abspath(__file__)), "results", "peak.json")
 ESTIMATE_BUDGETS = (0.0, 0.25, 0.5, 0.75, 1.0)
@@ -75,9 +75,10 @@ def run_model(name: str, quick: bool, targets: int, cache: dict, device: str = "
             out["monotone"].append(row)
         print(f"  {name} b={b:<4} estimate {r['estimate'] / MIB:8.3f} MiB  measured "
               f"{r['measured'] / MIB:8.3f} MiB  ({row['error']:+.1%})", flush=True)
-    front = session.plan(Options(memory_budget=0.0)).budget.frontier
-    lo = raised(front.least.peak.peak, PEAK_MARGIN)
-    hi = raised(front.runtime.peak.peak, PEAK_MARGIN)
+    least = session.plan(Options(memory_budget=0.0)).budget
+    front, out["margin"] = least.frontier, least.margin  # the device's default peak_margin
+    lo = raised(front.least.peak.peak, least.margin)
+    hi = raised(front.runtime.peak.peak, least.margin)
     for k in range(targets):
         n = int(round(lo + (hi - lo) * k / max(targets - 1, 1)))
         with warnings.catch_warnings():
@@ -160,7 +161,7 @@ def main(argv=None) -> int:
     text = report(results)
     print("\n" + text)
     write_json(args.json, {"environment": environment(args.device), "torch_threads": torch.get_num_threads(),
-                           "margin": PEAK_MARGIN, "results": results, "table": text})
+                           "results": results, "table": text})
     bad = [m["model"] for m in results
            if m["monotone_holds"] is False or not all(r["holds"] for r in m["targets"])]
     if bad:

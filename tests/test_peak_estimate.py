@@ -5,6 +5,7 @@ with their margin, their warnings and ties; invariants under every target."""
 
 import copy
 import functools
+import types
 import warnings
 
 import numpy as np
@@ -15,7 +16,8 @@ from functorch.compile import aot_function, make_boxed_func
 from torch.utils import checkpoint
 
 import fusioncut
-from fusioncut.budget import BudgetWarning, raised
+from fusioncut.budget import (GPU_PEAK_MARGIN, PEAK_MARGIN, BudgetWarning, peak_margin_for,
+                              raised)
 from fusioncut.graph import JointGraph, Role
 from fusioncut.models import ConvBN, Llama, LlamaConfig, llama_inputs
 from fusioncut.network import BACKWARD_ROLES
@@ -279,6 +281,21 @@ def test_byte_target_takes_the_best_plan_in_reach():
     best = front.best_within(limit)
     assert d.budget.point.saved_bytes <= limit
     assert d.budget.point.recompute_seconds == pytest.approx(best.recompute_seconds)
+
+
+def test_default_peak_margin_is_the_devices_measured_excess():
+    # None resolves per graph: the CPU's measured excess on a CPU graph, the GPU's on a graph
+    # whose tensors live on a GPU (a CPU capture with its first value moved, as far as the
+    # margin looks).
+    assert Options().peak_margin is None
+    cap = capture(ConvBN(4), torch.randn(2, 3, 8, 8), via="aot")
+    d = _decide(cap, peak_memory_bytes=10 ** 9)
+    assert d.budget.margin == PEAK_MARGIN
+    assert peak_margin_for(d.graph) == PEAK_MARGIN
+    assert _decide(cap, peak_memory_bytes=10 ** 9, peak_margin=0.1).budget.margin == 0.1
+    first = next(n for n in d.graph.nodes if isinstance(n.meta.get("val"), torch.Tensor))
+    first.meta["val"] = types.SimpleNamespace(device=torch.device("cuda", 0))
+    assert peak_margin_for(d.graph) == GPU_PEAK_MARGIN > PEAK_MARGIN
 
 
 @pytest.mark.parametrize("value", [-0.1, 11, "0.2", True, float("nan")])

@@ -42,6 +42,7 @@ import warnings
 from dataclasses import dataclass
 
 import numpy as np
+import torch
 
 from fusioncut.budget_plans import (
     BudgetNetwork, FrontierPoint, budget_network, saved_activation_bytes,
@@ -51,10 +52,11 @@ from fusioncut.budget_link import generator as plans_in_reach
 from fusioncut.cost import CostModel
 from fusioncut.device import Device
 from fusioncut.graph import JointGraph
-from fusioncut.options import PEAK_MARGIN
+from fusioncut.options import GPU_PEAK_MARGIN, PEAK_MARGIN
 
-__all__ = ["PEAK_MARGIN", "BudgetChoice", "BudgetWarning", "Frontier", "FrontierPoint",
-           "budget_network", "choose", "frontier", "raised", "saved_activation_bytes"]
+__all__ = ["GPU_PEAK_MARGIN", "PEAK_MARGIN", "BudgetChoice", "BudgetWarning", "Frontier",
+           "FrontierPoint", "budget_network", "choose", "frontier", "peak_margin_for", "raised",
+           "saved_activation_bytes"]
 
 
 class BudgetWarning(UserWarning):
@@ -308,6 +310,17 @@ class Frontier:
         point = self._first(lambda p: raised(p.peak.peak, margin) <= limit)
         point = self._ties.get(id(point), point)
         return point, max(0, raised(point.peak.peak, margin) - limit)
+
+
+def peak_margin_for(graph: JointGraph) -> float:
+    """The default ``Options.peak_margin`` for ``graph``: ``GPU_PEAK_MARGIN`` when its first
+    tensor lives on an accelerator, else ``PEAK_MARGIN`` (the CPU, or fake tensors on meta)."""
+    for node in graph.nodes:
+        val = node.meta.get("val") if hasattr(node, "meta") else None
+        device = getattr(val, "device", None)
+        if isinstance(device, torch.device):
+            return PEAK_MARGIN if device.type in ("cpu", "meta") else GPU_PEAK_MARGIN
+    return PEAK_MARGIN
 
 
 def raised(peak: int, margin: float) -> int:

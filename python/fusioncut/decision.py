@@ -38,6 +38,7 @@ from fusioncut.budget import (
     budget_network,
     choose,
     frontier,
+    peak_margin_for,
     saved_activation_bytes,
 )
 from fusioncut.cost import CostModel, cost_model
@@ -363,7 +364,8 @@ def _apply_budget(decision: Decision, options: Options) -> None:
     choice = choose(front, memory_budget=options.memory_budget,
                     memory_budget_bytes=options.memory_budget_bytes,
                     peak_memory_bytes=options.peak_memory_bytes,
-                    peak_margin=options.peak_margin, stacklevel=5)
+                    peak_margin=(options.peak_margin if options.peak_margin is not None
+                                 else peak_margin_for(decision.graph)), stacklevel=5)
     decision.runtime_saved = decision.saved
     chose = front.generator.bnet.offload is not None
     decision.replace_saved(choice.point.saved, choice.point.offloaded if chose else None)

@@ -47,6 +47,14 @@ measured"): compiled CPU training steps of the zoo GPT, Llama (SDPA and written 
 ResNet-18 layout and GPT-2, Llama and T5 from transformers, at every budget and peak target
 measured, came at most 29.4% above the estimate (T5 at budget 0.1: Inductor fuses and pools
 its attention backward beyond what the walk models); every other model stayed within 22%."""
+GPU_PEAK_MARGIN = 0.55
+"""The default ``Options.peak_margin`` for a graph on a GPU. From docs/budget.md ("GPU"):
+compiled training steps on one H100 (Triton kernels, the CUDA allocator's peak) of the same
+models came up to 86% above the estimate of the time (GPT-2 and Llama from transformers, the
+peak inside ``_efficient_attention_backward``); the estimate has since counted that kernel's
+workspace (``peak_extern``), 2.03 MiB on those shapes, which leaves at most 54.5% (Llama at
+its least plan: 18.35 MiB measured against 11.88 estimated). Derived, not re-measured: a GPU
+run should confirm it."""
 """Largest ``memory_budget_bytes`` / ``peak_memory_bytes``: the solver's INF. No graph saves or
 peaks at more (sizes are int64 byte counts), so a larger target would choose the same plan."""
 
@@ -165,12 +173,13 @@ class Options:
     least plan and a ``BudgetWarning`` naming the gap in bytes; one the least plan meets only
     without the margin gives it with a ``BudgetWarning`` saying so. Range: ``[0, 2**62]``."""
 
-    peak_margin: float = PEAK_MARGIN
+    peak_margin: float | None = None
     """The fraction by which a measured peak may exceed the estimated one, which
     ``peak_memory_bytes`` keeps as headroom and the log and ``explain`` report (the most a
-    plan's measured peak is expected to reach: estimate x (1 + margin)). The default,
-    ``PEAK_MARGIN``, is the largest excess measured on CPU training steps of the
-    project's models (docs/budget.md); 0 trusts the estimate. Range: ``[0, 10]``."""
+    plan's measured peak is expected to reach: estimate x (1 + margin)). ``None``: the largest
+    excess measured on the graph's kind of device (docs/budget.md), ``PEAK_MARGIN`` (0.30)
+    for a graph on the CPU, ``GPU_PEAK_MARGIN`` (0.55) for one on a GPU; 0 trusts the
+    estimate. Range: ``[0, 10]`` or None."""
 
     offload: str | None = None
     """Which saved values go to host memory between the forward and the backward (offload.py;
@@ -229,8 +238,9 @@ class Options:
         if self.memory_budget is not None:
             check_number("Options", "memory_budget", self.memory_budget, 0, 1,
                          valid="a number in [0, 1] or None")
-        check_number("Options", "peak_margin", self.peak_margin, 0, MAX_PEAK_MARGIN,
-                     valid="a number in [0, 10]")
+        if self.peak_margin is not None:
+            check_number("Options", "peak_margin", self.peak_margin, 0, MAX_PEAK_MARGIN,
+                         valid="a number in [0, 10] or None")
         for name in ("memory_budget_bytes", "peak_memory_bytes"):
             value = getattr(self, name)
             if value is not None:
