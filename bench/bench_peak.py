@@ -58,6 +58,7 @@ def _row(r: dict) -> dict:
                               "estimate_forward", "estimate_kept", "estimate_backward",
                               "measured", "measured_forward", "measured_kept",
                               "measured_backward", "code_forward", "code_backward",
+                              "code_backward_at", "code_backward_held",
                               "emitted_as_decided", "peak_at") if k in r}
 
 

@@ -24,7 +24,7 @@ and profiles, once per distinct plan (targets that pick the same plan share a me
 On a CUDA device (``Session(..., device="cuda")``) the peak is
 ``torch.cuda.max_memory_allocated`` above the level at the window's start, and the profiler's
 CUDA memory events split it into forward, kept and backward as on the CPU; the walk of the
-generated code (CPU wrapper code only) is left out.
+generated code reads Triton's wrapper as it reads the C++ backend's.
 """
 
 from __future__ import annotations
@@ -236,15 +236,20 @@ class Session:
             emitted = set(recorder.calls[0][2]) if recorder.calls else set()
             model.zero_grad(set_to_none=True)
             measured = profile_step(step, self.device)
-            walks = ({} if self.device != "cpu" else
-                     {("backward" if "tangents_" in open(p).read() else "forward"): walk(p)
-                      for p in code})
+            walks = {("backward" if "tangents_" in open(p).read() else "forward"): walk(p)
+                     for p in code}
             self._measured[key] = {
                 "measured": measured["peak"], "measured_forward": measured["forward_peak"],
                 "measured_kept": measured["kept"], "measured_backward": measured["backward_peak"],
                 "peak_at": measured["peak_at"],
                 "code_forward": walks["forward"].peak if "forward" in walks else None,
                 "code_backward": (walks["backward"].peak if "backward" in walks else None),
+                # What the generated backward holds at its peak: the line and the largest
+                # storages (a diagnosis of the estimate's error without the code at hand).
+                "code_backward_at": (walks["backward"].peak_line if "backward" in walks
+                                     else None),
+                "code_backward_held": (walks["backward"].held_at_peak[:24] if "backward" in walks
+                                       else None),
                 "emitted_as_decided": emitted == set(names), "code": code, "saved": names}
         point = decision.budget.point if decision.budget is not None else None
         return {**self._measured[key], "key": key, "decision": decision,

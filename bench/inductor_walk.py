@@ -1,9 +1,9 @@
 """A diagnostic: the allocation walk of the code Inductor generated for one graph.
 
-Inductor's CPU wrapper code (``call(self, args)`` of the module ``torch._inductor`` writes,
-``TORCH_LOGS=output_code`` prints it) allocates every buffer explicitly
-(``empty_strided_cpu``), hands a dead buffer to a later one of the same size (``bufB = bufA;
-del bufA  # reuse``), aliases (``# alias``) and frees (``del``). Walking it gives the bytes the
+Inductor's wrapper code (``call(self, args)`` of the module ``torch._inductor`` writes,
+``TORCH_LOGS=output_code`` prints it; the C++ backend's and Triton's alike) allocates every
+buffer explicitly (``empty_strided_cpu`` / ``empty_strided_cuda``), hands a dead buffer to a
+later one of the same size (``bufB = bufA; del bufA  # reuse``), aliases (``# alias``) and frees (``del``). Walking it gives the bytes the
 generated code holds at each line; where that walk and the CPU profiler's measured peak
 disagree, the difference was allocated outside the generated code (inside an extern kernel:
 SDPA's workspaces, a convolution's) or by autograd around it.
@@ -109,8 +109,8 @@ def walk(path: str, owned=lambda name: not name.startswith("primals")) -> Walk:
     at_peak: list[tuple[str, int]] = []
     for raw in body.splitlines():
         line = raw.strip()
-        alloc = re.match(r"(\w+) = empty_strided_cpu\((\([^)]*\)), (\([^)]*\)), ([\w.]+)\)",
-                         line)
+        alloc = re.match(r"(\w+) = empty_strided_(?:cpu|cuda)\((\([^)]*\)), (\([^)]*\)), "
+                         r"([\w.]+)\)", line)
         moved = re.match(r"(\w+) = (?:reinterpret_tensor\()?(\w+)[,;)]", line)
         if alloc:
             new(alloc.group(1), _bytes(alloc.group(2), alloc.group(3), alloc.group(4)))

@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
-# The GPU figures of docs/train_bench.md and docs/budget.md, cut to fit one lent device
-# call (about 9 minutes): build fusioncut against the machine's own torch, then, each step
-# under its own timeout so that one overrun loses only itself,
-#   1. python -m fusioncut calibrate --device cuda   (device profile, host link)
-#   2. bench/bench_peak.py --device cuda              (peak_memory_bytes = N, measured)
-#   3. bench/train/bench_train.py --device cuda       (step time and peak, budget configs)
+# The GPU figures of docs/budget.md and docs/train_bench.md that fit one lent device call
+# (about 6 minutes; 15 minutes of device time is the whole lease): build fusioncut against the
+# machine's own torch, then, each step under its own timeout so that an overrun loses only
+# itself,
+#   1. bench/bench_peak.py --device cuda --targets-only, every model side by side (memory only:
+#      each process measures its own allocator; the walk of the generated code comes with it)
+#   2. python -m fusioncut calibrate --device cuda      (device profile, host link)
+#   3. bench/train/bench_train.py --device cuda         (tanh_tanh: step time and peak)
 #   4. bench/train/calibrate_triton.py --quick
-# Steps 2 and 3 run side by side: 2 measures memory only (its own process's allocator), 3
-# times steps with every configuration interleaved, so both see the same CPU load.
 # Everything lands in $W and is packed into $OUT/figures.tgz after each step (a device call
 # returns at most 8 files). Usage: OUT=dir bash scripts/gpu_figures.sh
 set -u
@@ -27,26 +27,20 @@ stamp() { echo "[$(( $(date +%s) - t0 )) s] $*"; }
 stamp "install"
 timeout 120 $PY -m pip install -q --no-build-isolation --no-deps -C build-dir=/tmp/fcbuild . \
   >"$W/install.log" 2>&1 || { stamp "install failed"; pack; tail -30 "$W/install.log"; exit 1; }
-stamp "calibrate"
+stamp "peak targets"
+for m in ${PEAK_MODELS:-gpt llama-sdpa llama-written resnet18 hf-gpt2 hf-llama}; do
+  (timeout "${PEAK_SECONDS:-200}" $PY bench/bench_peak.py --device cuda --models "$m" \
+     --targets 5 --targets-only --json "$W/targets-$m.json" >"$W/targets-$m.txt" 2>&1
+   echo "[rc $?]" >>"$W/targets-$m.txt") &
+done
+wait; stamp "peak targets done"; pack
 timeout 60 $PY -m fusioncut calibrate --device cuda --quick --out "$W/h100.json" \
   >"$W/calibrate.txt" 2>&1; stamp "calibrate rc $?"; pack
-(
-  for m in ${PEAK_MODELS:-gpt llama-sdpa hf-llama resnet18}; do
-    timeout "${PEAK_SECONDS:-70}" $PY bench/bench_peak.py --device cuda --models "$m" --targets 7 \
-      --json "$W/peak-$m.json" >"$W/peak-$m.txt" 2>&1
-    echo "[peak $m rc $?]" >>"$W/peak-$m.txt"
-  done
-) &
-peak=$!
-for mt in ${TRAIN_MODELS:-tanh_tanh:45 gpt2:140 resnet:90}; do
-  m=${mt%%:*}
-  timeout "${mt##*:}" $PY bench/train/bench_train.py --device cuda --models "$m" \
-    --configs torch_default fusioncut_runtime fusioncut_memory fusioncut_budget_50 \
-    fusioncut_budget_0 torch_budget_50 torch_budget_0 --timing-budget 15 --shared-cache \
-    --json "$W/train-$m.json" --table "$W/train-$m.md" >"$W/train-$m.txt" 2>&1
-  stamp "train $m rc $?"; pack
-done
-wait $peak; stamp "peak done"; pack
+timeout 60 $PY bench/train/bench_train.py --device cuda --models tanh_tanh \
+  --configs torch_default fusioncut_runtime fusioncut_memory fusioncut_budget_50 \
+  fusioncut_budget_0 torch_budget_50 torch_budget_0 --timing-budget 15 --shared-cache \
+  --json "$W/train-tanh_tanh.json" --table "$W/train-tanh_tanh.md" >"$W/train-tanh_tanh.txt" 2>&1
+stamp "train rc $?"; pack
 timeout 45 $PY bench/train/calibrate_triton.py --quick --json "$W/calibration.json" \
   >"$W/calibration.txt" 2>&1; stamp "triton calibration rc $?"; pack
-tail -4 "$W"/peak-*.txt; tail -12 "$W"/train-*.md; cat "$W/calibrate.txt"
+grep -h "peak_memory_bytes=\|rc " "$W"/targets-*.txt; cat "$W/calibrate.txt"

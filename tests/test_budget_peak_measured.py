@@ -17,6 +17,7 @@ import torch
 
 import bench_peak  # noqa: E402  (bench/ is on sys.path: tests/conftest.py)
 from budget_peak import Session  # noqa: E402
+from inductor_walk import walk  # noqa: E402
 
 from fusioncut.budget import raised
 from fusioncut.models import GPT, gpt_config, gpt_inputs
@@ -83,3 +84,32 @@ def test_bench_peak_targets_only_reports_the_targets(tmp_path):
 def test_bench_peak_on_cuda_without_cuda_says_so(capsys):
     assert bench_peak.main(["--device", "cuda", "--models", "gpt"]) == 2
     assert "torch.cuda.is_available() is False" in capsys.readouterr().err
+
+
+TRITON_WRAPPER = '''
+def call(self, args):
+    primals_1, tangents_1 = args
+    args.clear()
+    assert_size_stride(tangents_1, (64, 64), (64, 1))
+    buf0 = empty_strided_cuda((64, 64), (64, 1), torch.float32)
+    triton_poi_fused_mul_0.run(tangents_1, buf0, 4096, stream=stream0)
+    del tangents_1
+    buf1 = empty_strided_cuda((64, 128), (128, 1), torch.float32)
+    extern_kernels.mm(buf0, primals_1, out=buf1)
+    buf2 = buf0; del buf0  # reuse
+    triton_poi_fused_add_1.run(buf2, 4096, stream=stream0)
+    del buf1
+    return (buf2, )
+'''
+
+
+def test_walk_reads_a_triton_wrapper(tmp_path):
+    # The GPU run walks Triton's wrapper code like the C++ backend's: CUDA allocations, frees,
+    # reuse; the owned tangent counts from entry until its del.
+    path = tmp_path / "wrapper.py"
+    path.write_text(TRITON_WRAPPER)
+    w = walk(str(path))
+    assert w.start == 64 * 64 * 4
+    assert w.peak == (64 * 64 + 64 * 64 + 64 * 128) * 4 - 64 * 64 * 4  # tangent freed first
+    assert w.end == 64 * 64 * 4
+    assert w.peak_line.startswith("buf1 = empty_strided_cuda")
