@@ -313,13 +313,13 @@ class Frontier:
 
 
 def peak_margin_for(graph: JointGraph) -> float:
-    """The default ``Options.peak_margin`` for ``graph``: ``GPU_PEAK_MARGIN`` when its first
-    tensor lives on an accelerator, else ``PEAK_MARGIN`` (the CPU, or fake tensors on meta)."""
+    """The default ``Options.peak_margin`` for ``graph``: ``GPU_PEAK_MARGIN`` when any of its
+    tensors lives on an accelerator (a GPU graph may also hold CPU scalars), else
+    ``PEAK_MARGIN`` (the CPU, or fake tensors on meta)."""
     for node in graph.nodes:
-        val = node.meta.get("val") if hasattr(node, "meta") else None
-        device = getattr(val, "device", None)
-        if isinstance(device, torch.device):
-            return PEAK_MARGIN if device.type in ("cpu", "meta") else GPU_PEAK_MARGIN
+        device = getattr(node.meta.get("val"), "device", None)
+        if isinstance(device, torch.device) and device.type not in ("cpu", "meta"):
+            return GPU_PEAK_MARGIN
     return PEAK_MARGIN
 
 
