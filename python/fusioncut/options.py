@@ -39,6 +39,8 @@ MAX_FACTOR = 1024
 MAX_SYMINT_BYTES = 2**32
 MAX_SIZE_HINT = 2**40
 MAX_TARGET_BYTES = 2**62
+"""Largest ``memory_budget_bytes`` / ``peak_memory_bytes``: the solver's INF. No graph saves or
+peaks at more (sizes are int64 byte counts), so a larger target would choose the same plan."""
 MAX_PEAK_MARGIN = 10  # a measured peak eleven times the estimate would be no estimate at all
 PEAK_MARGIN = 0.30
 """The default ``Options.peak_margin``: the fraction by which a step's measured peak may exceed
@@ -55,8 +57,6 @@ peak inside ``_efficient_attention_backward``); the estimate has since counted t
 workspace (``peak_extern``), 2.03 MiB on those shapes, which leaves at most 54.5% (Llama at
 its least plan: 18.35 MiB measured against 11.88 estimated). Derived, not re-measured: a GPU
 run should confirm it."""
-"""Largest ``memory_budget_bytes`` / ``peak_memory_bytes``: the solver's INF. No graph saves or
-peaks at more (sizes are int64 byte counts), so a larger target would choose the same plan."""
 
 
 def _document_fields(cls: type) -> type:
