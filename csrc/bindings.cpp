@@ -256,6 +256,22 @@ Int64Array raise_along_bound(const Int64Array& from, const Int64Array& to,
   return out;
 }
 
+// _core.link_done: validates the lengths and runs fusioncut::link_done.
+py::array_t<double> link_done_bound(const py::array_t<double, py::array::c_style>& start,
+                                    const py::array_t<double, py::array::c_style>& seconds) {
+  if (start.ndim() != 1 || seconds.ndim() != 1) {
+    throw py::type_error("link_done: start and seconds must be one-dimensional");
+  }
+  const int64_t count = start.size();
+  if (seconds.size() != count) {
+    throw py::value_error("link_done: start has " + std::to_string(count) + " copies, seconds " +
+                          std::to_string(seconds.size()) + " (want equal lengths)");
+  }
+  py::array_t<double> out(count);
+  fusioncut::link_done(count, start.data(), seconds.data(), out.mutable_data());
+  return out;
+}
+
 // _core.prefetch_times: validates lengths and order (first uses descending, each a backward
 // time) and runs fusioncut::prefetch_times.
 Int64Array prefetch_times_bound(const Int64Array& use,
@@ -394,6 +410,11 @@ PYBIND11_MODULE(_core, m) {
         "(int64 arrays of equal length, ends in [0, len(value))): the least such values "
         "above the given ones, as a new array (fusioncut.peak's kernel times).");
 
+  m.def("link_done", &link_done_bound, py::arg("start").noconvert(),
+        py::arg("seconds").noconvert(),
+        "When a link moving one copy at a time finishes each (fusioncut.peak_offload."
+        "paced_waits): copies in issue order, each ready at start (float64) and moving for "
+        "seconds (float64); returns the finish times (float64).");
   m.def("prefetch_times", &prefetch_times_bound, py::arg("use").noconvert(),
         py::arg("lead").noconvert(), py::arg("seconds").noconvert(),
         "Where torch's reload prefetch places each reload (fusioncut.peak_offload."

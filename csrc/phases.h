@@ -1,8 +1,8 @@
 // The sequential walks of fusioncut's peak estimate, here because the frontier runs them once
 // per plan it scores (hundreds of times on a 9k-node graph): which graph computes each joint
-// node for one saved set (phase_split), the kernel-time fixpoint (raise_along) and torch's
-// reload prefetch queue (prefetch_times). Header-only like the solvers; the binding validates
-// the arrays and this code trusts them.
+// node for one saved set (phase_split), the kernel-time fixpoint (raise_along), the host link's
+// copies one at a time (link_done) and torch's reload prefetch queue (prefetch_times).
+// Header-only like the solvers; the binding validates the arrays and this code trusts them.
 #pragma once
 
 #include <cstdint>
@@ -90,6 +90,18 @@ inline void raise_along(int64_t n, int64_t m, const int64_t* from, const int64_t
         }
       }
     }
+  }
+}
+
+// The host link (fusioncut.peak_offload.paced_waits): copies in the order they are issued,
+// copy k ready at start[k] and moving for seconds[k], one at a time: each finishes at
+// max(its start, the previous one's finish) + its seconds, summed in this order so that every
+// caller gets the same floating-point times.
+inline void link_done(int64_t count, const double* start, const double* seconds, double* out) {
+  double free = 0.0;
+  for (int64_t k = 0; k < count; ++k) {
+    free = (start[k] > free ? start[k] : free) + seconds[k];
+    out[k] = free;
   }
 }
 

@@ -86,6 +86,12 @@ def phase_split(
 ) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.bool_], npt.NDArray[np.int64]]:
     """Which graph computes each node for one saved set: (forward, backward, trigger)."""
 
+def link_done(
+    start: npt.NDArray[np.float64], seconds: npt.NDArray[np.float64]
+) -> npt.NDArray[np.float64]:
+    """Finish times of copies moved one at a time in the given order: each at max(its start,
+    the previous finish) plus its seconds."""
+
 def raise_along(
     from_: npt.NDArray[np.int64], to: npt.NDArray[np.int64], value: npt.NDArray[np.int64]
 ) -> npt.NDArray[np.int64]:

@@ -67,11 +67,9 @@ def paced_waits(issue: np.ndarray, copy_seconds: np.ndarray, clock: np.ndarray) 
     clock = np.asarray(clock, dtype=np.float64)
     k = np.argsort(issue, kind="stable")
     p = issue[k]
-    # The link finishes copy j at done_j = max(clock[p_j], done_{j-1}) + c_j; unrolled, done_j
-    # = S_j + max over i <= j of (clock[p_i] - S_{i-1}), S the prefix sums of the c's.
-    total = np.cumsum(copy_seconds[k])
-    done = total + np.maximum.accumulate(clock[p] - (total - copy_seconds[k])) \
-        if len(p) else total
+    # The link finishes copy j at done_j = max(clock[p_j], done_{j-1}) + c_j (``_core``: the
+    # recurrence in order, so the times round as a copy-by-copy walk's do).
+    done = _core.link_done(np.ascontiguousarray(clock[p]), np.ascontiguousarray(copy_seconds[k]))
     at = np.searchsorted(clock, done, side="left") + 1  # after the first node ending past it
     out = np.empty(len(issue), dtype=np.int64)
     out[k] = np.minimum(np.maximum(at, p + 1), len(clock))
