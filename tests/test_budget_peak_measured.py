@@ -65,6 +65,16 @@ def test_estimate_is_within_the_margin_of_the_measured_peak(gpt):
         assert r["estimate"] <= r["measured"] * (1 + margin), (b, r["measured"], r["estimate"])
 
 
+def test_estimate_stores_a_reused_tanh_whose_readers_run_in_two_kernels(gpt):
+    # At budget 0 the backward recomputes the MLP first (its GeLU's tanh feeds the recomputed
+    # output there) and reads the tanh again in the GeLU's derivative, a kernel later: Inductor's
+    # C++ backend stores a reused tanh (peak._stored_on_reuse). Without that rule the estimate
+    # was 15% under the measured peak; with it, within 2%.
+    r = _measure(gpt, memory_budget=0.0)
+    assert abs(r["estimate"] - r["measured"]) <= 0.02 * r["measured"], (r["estimate"],
+                                                                        r["measured"])
+
+
 def test_bench_peak_targets_only_reports_the_targets(tmp_path):
     # The short-lease path of the benchmark (a GPU run measures its targets first): no budget
     # sweep, the targets table alone, each target measured.

@@ -9,7 +9,9 @@ the walk follows what Inductor does with the two graphs (``phase_events``)::
     stored     a phase writes a storage when it is the output of a kernel of its own (a matmul,
                a reduction, an extern op), a value one of the phase's readers cannot fuse
                (``cost.materialized`` restricted to the phase), saved, or an output; a value
-               every reader fuses stays in registers (a view allocates nothing)
+               every reader fuses stays in registers (a view allocates nothing), unless the
+               C++ backend stores it for reuse: several readers in different kernels and an
+               exp, log, sigmoid or tanh in its expression (``_stored_on_reuse``)
     reads      a value kept in registers is computed inside the kernels that read it, so what
                it reads lives until the last of them runs (``_kernel_time``); a stored fused
                value a reduction reads is computed again inside that reduction
@@ -176,6 +178,7 @@ def phase_events(graph: JointGraph, saved: np.ndarray, numel: np.ndarray | None 
     fw_edge = fw[dst] & reads
     fw_time = np.where(fw, idx, -1)
     fw_written = _written(graph, fw_edge, written_out, fusible, target) & ~merged
+    fw_written |= _stored_on_reuse(graph, fw_edge, fw, fw_written, fusible, merged, fw_time)
     fw_alloc = fw & tensor & fw_written
     # Offloaded storages no value kept on the device shares: they leave after their last
     # forward use (or at the forward's end, held by torch's sunk wait) and come back later.
@@ -204,6 +207,8 @@ def phase_events(graph: JointGraph, saved: np.ndarray, numel: np.ndarray | None 
     bw_written = _written(graph, bw_edge, keep_to_end, fusible, target) & ~merged
     bw_stored = bw & fusible & bw_written & (base == idx)
     time = _fused_order(graph, bw, bw_edge, bw_stored, bw & fusible & ~bw_written, time)
+    bw_written |= _stored_on_reuse(graph, bw_edge, bw, bw_written, fusible, merged, time)
+    bw_stored = bw & fusible & bw_written & (base == idx)
     last_bw = _last_use(graph, bw_edge, _kernel_time(
         graph, bw & ((fusible & ~(bw_written & (base == idx))) | merged), bw_stored, time))
 
@@ -352,6 +357,45 @@ def _raise_along(frm: np.ndarray, to: np.ndarray, value: np.ndarray) -> np.ndarr
                              np.ascontiguousarray(value, dtype=np.int64))
 
 
+_MAX_STORE_PASSES = 8  # chains of reused heavy values, each pass stores one link
+_HEAVY = frozenset({"aten.exp", "aten.log", "aten.log10", "aten.log1p", "aten.log2",
+                     "aten.sigmoid", "aten.tanh"})
+
+
+def _heavy_ops(graph: JointGraph) -> np.ndarray:
+    """bool (n,): the ops whose reuse Inductor's C++ backend stores rather than recomputes."""
+    cached = graph.__dict__.get("_peak_heavy")
+    if cached is None:
+        cached = np.array([graph.nodes[i].op == "call_function" and graph.op_name(i) in _HEAVY
+                           for i in range(graph.num_nodes)], dtype=bool)
+        graph.__dict__["_peak_heavy"] = cached
+    return cached
+
+
+def _distinct_reads(graph: JointGraph) -> tuple[np.ndarray, np.ndarray]:
+    """``(value, reader)`` per distinct pair of a node and a node reading it (``x * x`` reads
+    ``x`` once; ``aten.sym_size`` reads no storage)."""
+    cached = graph.__dict__.get("_peak_reads")
+    if cached is None:
+        n = graph.num_nodes
+        src, dst = graph.edge_src, graph.edge_dst
+        keep = graph.kind[dst] != OpKind.SYMBOLIC
+        key = np.unique(src[keep] * n + dst[keep])
+        cached = (key // n, key % n)
+        graph.__dict__["_peak_reads"] = cached
+    return cached
+
+
+def _cpu_graph(graph: JointGraph) -> bool:
+    """Whether no tensor of ``graph`` lives on an accelerator (Inductor's C++ backend)."""
+    cached = graph.__dict__.get("_peak_cpu")
+    if cached is None:
+        cached = not any(getattr(getattr(node.meta.get("val"), "device", None), "type", "cpu")
+                         not in ("cpu", "meta") for node in graph.nodes)
+        graph.__dict__["_peak_cpu"] = cached
+    return cached
+
+
 def _reads_kinds(graph: JointGraph) -> tuple[np.ndarray, np.ndarray]:
     """bool (n,) each: reductions; ops that read only a tensor's sizes (``aten.sym_size``)."""
     cached = graph.__dict__.get("_peak_kinds")
@@ -375,13 +419,67 @@ def _written(graph: JointGraph, edge: np.ndarray, forced: np.ndarray, fusible: n
     pointwise op, or a value one of the phase's readers cannot fuse: ``cost.materialized``
     restricted to the phase; an add merged into an ``addmm`` reads like an extern kernel) and
     the ``forced`` storages (saved, outputs). A value several fused kernels of one phase read
-    is not counted: Inductor fuses them into one kernel or recomputes the value in each."""
+    is not counted: Inductor fuses them into one kernel or recomputes the value in each
+    (unless its C++ backend stores it: ``_stored_on_reuse``)."""
     base = graph.base
     written = ~fusible | (graph.role <= Role.CONSTANT) | forced
     src, dst = graph.edge_src[edge], graph.edge_dst[edge]
     blocking = (~graph.consumer_fusible()[dst] | extern_add[dst]) & (base[dst] != base[src])
     written[base[src[blocking]]] = True
     return written[base]
+
+
+def _stored_on_reuse(graph: JointGraph, edge: np.ndarray, phase: np.ndarray,
+                     written: np.ndarray, fusible: np.ndarray, merged: np.ndarray,
+                     time: np.ndarray) -> np.ndarray:
+    """bool (n,): values Inductor's C++ backend stores although every reader could fuse them
+    (``StorageBox.should_realize_on_reuse``): a pointwise value with several users whose
+    expression, back to the stored values it reads, calls exp, log, sigmoid or tanh (a GeLU's
+    tanh, a SiLU's sigmoid, a softmax's exp), and whose readers other than reductions run in
+    more than one kernel (a buffer all of whose readers fuse with its producer stays in
+    registers). A stored value
+    ends the expressions that read it, so values are added in passes, each taking those whose
+    expression is heavy without reading another value the pass adds. Empty off the CPU."""
+    n = graph.num_nodes
+    added = np.zeros(n, dtype=bool)
+    if not _cpu_graph(graph):
+        return added
+    src, dst = graph.edge_src[edge], graph.edge_dst[edge]
+    idx = np.arange(n)
+    heavy = _heavy_ops(graph).astype(np.int64)
+    reduction, _ = _reads_kinds(graph)
+    reader, read = _distinct_reads(graph)
+    users = np.bincount(reader[phase[read]], minlength=n)  # distinct readers in the phase
+    candidate = (phase & np.isin(graph.kind, _COMPUTING) & fusible & (graph.base == idx)
+                 & ~written & (users > 1))
+    if not candidate.any():
+        return added
+    stored = written.copy()
+    for _ in range(_MAX_STORE_PASSES):
+        through = (phase & fusible & ~stored)[src]  # reads of values still inlined
+        new = candidate & ~stored & (_raise_along(src[through], dst[through], heavy) > 0)
+        if not new.any():
+            break
+        # Keep the new values whose expression is heavy without going through another new
+        # one: the ones that read a new value read it stored, and are decided next pass.
+        through &= ~new[src]
+        new &= _raise_along(src[through], dst[through], heavy) > 0
+        own = stored & (graph.base == idx)
+        kernel = _kernel_time(graph, phase & ((fusible & ~own) | merged),
+                              phase & fusible & own, time)
+        # A reduction fuses with the pointwise reader of its result (a softmax's sum and
+        # division run in one kernel): the kernels that count are the other readers'.
+        read = new[src] & ~reduction[dst]
+        first = np.full(n, np.iinfo(np.int64).max, dtype=np.int64)
+        last = np.full(n, -1, dtype=np.int64)
+        np.minimum.at(first, src[read], kernel[dst[read]])
+        np.maximum.at(last, src[read], kernel[dst[read]])
+        new &= last > first
+        if not new.any():
+            break
+        stored |= new
+        added |= new
+    return added
 
 
 def _frees(last_use: np.ndarray, mask: np.ndarray, birth: np.ndarray, size: np.ndarray):
