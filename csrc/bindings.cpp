@@ -121,7 +121,7 @@ Int64Array to_numpy(const std::vector<int64_t>& values) {
   return array;
 }
 
-void check_one_dimensional(const char* function, const char* argument, const Int64Array& a) {
+void check_one_dimensional(const char* function, const char* argument, const py::array& a) {
   if (a.ndim() != 1) {
     throw py::type_error(std::string(function) + ": " + argument +
                          " must be one-dimensional, got " + std::to_string(a.ndim()) +
@@ -135,6 +135,16 @@ void check_same_length(const char* function, const char* argument, const Int64Ar
     throw py::value_error(std::string(function) + ": " + argument + " has length " +
                           std::to_string(a.size()) + " but " + reference + " has length " +
                           std::to_string(b.size()));
+  }
+}
+
+// "f: a has 3 edges, b 2 (want equal lengths)": the message of the peak walks' bindings.
+void check_equal_lengths(const char* function, const char* first, const py::array& a,
+                         const char* second, const py::array& b, const char* unit) {
+  if (a.size() != b.size()) {
+    throw py::value_error(std::string(function) + ": " + first + " has " +
+                          std::to_string(a.size()) + " " + unit + ", " + second + " " +
+                          std::to_string(b.size()) + " (want equal lengths)");
   }
 }
 
@@ -236,11 +246,8 @@ Int64Array raise_along_bound(const Int64Array& from, const Int64Array& to,
   check_one_dimensional(kFunction, "from", from);
   check_one_dimensional(kFunction, "to", to);
   check_one_dimensional(kFunction, "value", value);
+  check_equal_lengths(kFunction, "from", from, "to", to, "edges");
   const int64_t n = value.size(), m = from.size();
-  if (to.size() != m) {
-    throw py::value_error("raise_along: from has " + std::to_string(m) + " edges, to " +
-                          std::to_string(to.size()) + " (want equal lengths)");
-  }
   const int64_t* f = from.data();
   const int64_t* t = to.data();
   for (int64_t e = 0; e < m; ++e) {
@@ -256,17 +263,14 @@ Int64Array raise_along_bound(const Int64Array& from, const Int64Array& to,
   return out;
 }
 
-// _core.link_done: validates the lengths and runs fusioncut::link_done.
+// _core.link_done: validates the arrays and runs fusioncut::link_done.
 py::array_t<double> link_done_bound(const py::array_t<double, py::array::c_style>& start,
                                     const py::array_t<double, py::array::c_style>& seconds) {
-  if (start.ndim() != 1 || seconds.ndim() != 1) {
-    throw py::type_error("link_done: start and seconds must be one-dimensional");
-  }
+  const char* kFunction = "link_done";
+  check_one_dimensional(kFunction, "start", start);
+  check_one_dimensional(kFunction, "seconds", seconds);
+  check_equal_lengths(kFunction, "start", start, "seconds", seconds, "copies");
   const int64_t count = start.size();
-  if (seconds.size() != count) {
-    throw py::value_error("link_done: start has " + std::to_string(count) + " copies, seconds " +
-                          std::to_string(seconds.size()) + " (want equal lengths)");
-  }
   py::array_t<double> out(count);
   fusioncut::link_done(count, start.data(), seconds.data(), out.mutable_data());
   return out;
@@ -279,14 +283,10 @@ Int64Array prefetch_times_bound(const Int64Array& use,
                                 const py::array_t<double, py::array::c_style>& seconds) {
   const char* kFunction = "prefetch_times";
   check_one_dimensional(kFunction, "use", use);
-  if (lead.ndim() != 1 || seconds.ndim() != 1) {
-    throw py::type_error("prefetch_times: lead and seconds must be one-dimensional");
-  }
+  check_one_dimensional(kFunction, "lead", lead);
+  check_one_dimensional(kFunction, "seconds", seconds);
+  check_equal_lengths(kFunction, "use", use, "lead", lead, "reloads");
   const int64_t count = use.size(), steps = seconds.size();
-  if (lead.size() != count) {
-    throw py::value_error("prefetch_times: use has " + std::to_string(count) + " reloads, lead " +
-                          std::to_string(lead.size()) + " (want equal lengths)");
-  }
   const int64_t* u = use.data();
   for (int64_t k = 0; k < count; ++k) {
     if (u[k] < 0 || u[k] > steps || (k && u[k] > u[k - 1])) {

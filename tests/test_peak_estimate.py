@@ -5,7 +5,6 @@ with their margin, their warnings and ties; invariants under every target."""
 
 import copy
 import functools
-import types
 import warnings
 
 import numpy as np
@@ -13,6 +12,7 @@ import pytest
 import torch
 import torch.nn.functional as F
 from functorch.compile import aot_function, make_boxed_func
+from torch._subclasses.fake_tensor import FakeTensorMode
 from torch.utils import checkpoint
 
 import fusioncut
@@ -285,17 +285,23 @@ def test_byte_target_takes_the_best_plan_in_reach():
 
 def test_default_peak_margin_is_the_devices_measured_excess():
     # None resolves per graph: the CPU's measured excess on a CPU graph, the GPU's on a graph
-    # whose tensors live on a GPU (a CPU capture with its first value moved, as far as the
-    # margin looks).
+    # with a tensor on a GPU (a CPU capture whose first value becomes a fake CUDA tensor, as
+    # far as the margin looks).
     assert Options().peak_margin is None
     cap = capture(ConvBN(4), torch.randn(2, 3, 8, 8), via="aot")
     d = _decide(cap, peak_memory_bytes=10 ** 9)
     assert d.budget.margin == PEAK_MARGIN
     assert peak_margin_for(d.graph) == PEAK_MARGIN
     assert _decide(cap, peak_memory_bytes=10 ** 9, peak_margin=0.1).budget.margin == 0.1
-    first = next(n for n in d.graph.nodes if isinstance(n.meta.get("val"), torch.Tensor))
-    first.meta["val"] = types.SimpleNamespace(device=torch.device("cuda", 0))
-    assert peak_margin_for(d.graph) == GPU_PEAK_MARGIN > PEAK_MARGIN
+    first = next(n for n in cap.joint_module.graph.nodes
+                 if isinstance(n.meta.get("val"), torch.Tensor))
+    val = first.meta["val"]
+    with FakeTensorMode():
+        first.meta["val"] = torch.empty_strided(val.shape, val.stride(), dtype=val.dtype,
+                                                device="cuda")
+    gpu = _decide(cap, peak_memory_bytes=10 ** 9)
+    assert peak_margin_for(gpu.graph) == GPU_PEAK_MARGIN > PEAK_MARGIN
+    assert gpu.budget.margin == GPU_PEAK_MARGIN
 
 
 @pytest.mark.parametrize("value", [-0.1, 11, "0.2", True, float("nan")])

@@ -42,7 +42,6 @@ import warnings
 from dataclasses import dataclass
 
 import numpy as np
-import torch
 
 from fusioncut.budget_plans import (
     BudgetNetwork, FrontierPoint, budget_network, saved_activation_bytes,
@@ -316,11 +315,7 @@ def peak_margin_for(graph: JointGraph) -> float:
     """The default ``Options.peak_margin`` for ``graph``: ``GPU_PEAK_MARGIN`` when any of its
     tensors lives on an accelerator (a GPU graph may also hold CPU scalars), else
     ``PEAK_MARGIN`` (the CPU, or fake tensors on meta)."""
-    for node in graph.nodes:
-        device = getattr(node.meta.get("val"), "device", None)
-        if isinstance(device, torch.device) and device.type not in ("cpu", "meta"):
-            return GPU_PEAK_MARGIN
-    return PEAK_MARGIN
+    return GPU_PEAK_MARGIN if graph.on_accelerator() else PEAK_MARGIN
 
 
 def raised(peak: int, margin: float) -> int:

@@ -161,6 +161,16 @@ class JointGraph:
     def users(self, i: int) -> np.ndarray:
         return self.edge_dst[self.user_ptr[i]:self.user_ptr[i + 1]]
 
+    def on_accelerator(self) -> bool:
+        """Whether any tensor of the graph lives on an accelerator (a GPU graph may also hold
+        CPU scalars; fake tensors on ``meta`` count as the CPU), computed once."""
+        cached = self.__dict__.get("_on_accelerator")
+        if cached is None:
+            cached = any(getattr(getattr(node.meta.get("val"), "device", None), "type", "cpu")
+                         not in ("cpu", "meta") for node in self.nodes)
+            self.__dict__["_on_accelerator"] = cached
+        return cached
+
     def user_lists(self) -> list[list[int]]:
         """``users(i)`` for every node as Python lists (for per-node walks), built once."""
         cached = self.__dict__.get("_user_lists")

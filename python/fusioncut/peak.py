@@ -386,16 +386,6 @@ def _distinct_reads(graph: JointGraph) -> tuple[np.ndarray, np.ndarray]:
     return cached
 
 
-def _cpu_graph(graph: JointGraph) -> bool:
-    """Whether no tensor of ``graph`` lives on an accelerator (Inductor's C++ backend)."""
-    cached = graph.__dict__.get("_peak_cpu")
-    if cached is None:
-        cached = not any(getattr(getattr(node.meta.get("val"), "device", None), "type", "cpu")
-                         not in ("cpu", "meta") for node in graph.nodes)
-        graph.__dict__["_peak_cpu"] = cached
-    return cached
-
-
 def _reads_kinds(graph: JointGraph) -> tuple[np.ndarray, np.ndarray]:
     """bool (n,) each: reductions; ops that read only a tensor's sizes (``aten.sym_size``)."""
     cached = graph.__dict__.get("_peak_kinds")
@@ -442,7 +432,7 @@ def _stored_on_reuse(graph: JointGraph, edge: np.ndarray, phase: np.ndarray,
     expression is heavy without reading another value the pass adds. Empty off the CPU."""
     n = graph.num_nodes
     added = np.zeros(n, dtype=bool)
-    if not _cpu_graph(graph):
+    if graph.on_accelerator():  # the rule is the C++ backend's
         return added
     src, dst = graph.edge_src[edge], graph.edge_dst[edge]
     idx = np.arange(n)
