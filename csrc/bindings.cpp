@@ -12,6 +12,8 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <tuple>
+#include <utility>
 #include <vector>
 
 #include "input.h"
@@ -263,6 +265,45 @@ Int64Array raise_along_bound(const Int64Array& from, const Int64Array& to,
   return out;
 }
 
+// _core.pooled_peak: validates the three event lists (int64, or bool for in_place; equal
+// lengths within a list; times whose event keys 2t + 1 fit in int64; sizes >= 0) and runs
+// fusioncut::pooled_peak.
+py::tuple pooled_peak_bound(const Int64Array& alloc_t, const Int64Array& alloc_s,
+                            const py::array_t<bool, py::array::c_style>& in_place,
+                            const Int64Array& free_t, const Int64Array& free_s,
+                            const Int64Array& work_t, const Int64Array& work_s) {
+  const char* kFunction = "pooled_peak";
+  const std::pair<const char*, const py::array*> arrays[] = {
+      {"alloc_t", &alloc_t}, {"alloc_s", &alloc_s}, {"in_place", &in_place},
+      {"free_t", &free_t},   {"free_s", &free_s},   {"work_t", &work_t},
+      {"work_s", &work_s}};
+  for (const auto& [name, array] : arrays) check_one_dimensional(kFunction, name, *array);
+  check_equal_lengths(kFunction, "alloc_t", alloc_t, "alloc_s", alloc_s, "allocations");
+  check_equal_lengths(kFunction, "alloc_t", alloc_t, "in_place", in_place, "allocations");
+  check_equal_lengths(kFunction, "free_t", free_t, "free_s", free_s, "frees");
+  check_equal_lengths(kFunction, "work_t", work_t, "work_s", work_s, "workspaces");
+  constexpr int64_t kTimeLimit = int64_t{1} << 61;
+  for (const auto& [name, times, sizes] :
+       {std::make_tuple("alloc", &alloc_t, &alloc_s), std::make_tuple("free", &free_t, &free_s),
+        std::make_tuple("work", &work_t, &work_s)}) {
+    const int64_t* t = times->data();
+    const int64_t* b = sizes->data();
+    for (int64_t k = 0; k < times->size(); ++k) {
+      if (t[k] <= -kTimeLimit || t[k] >= kTimeLimit || b[k] < 0) {
+        throw py::value_error(std::string("pooled_peak: ") + name + " event " +
+                              std::to_string(k) + " (time " + std::to_string(t[k]) + ", " +
+                              std::to_string(b[k]) + " bytes) needs a time in (-2**61, 2**61) "
+                              "and bytes >= 0");
+      }
+    }
+  }
+  const fusioncut::PooledPeak got = fusioncut::pooled_peak(
+      alloc_t.size(), alloc_t.data(), alloc_s.data(),
+      reinterpret_cast<const uint8_t*>(in_place.data()), free_t.size(), free_t.data(),
+      free_s.data(), work_t.size(), work_t.data(), work_s.data());
+  return py::make_tuple(got.peak, got.end);
+}
+
 // _core.link_done: validates the arrays and runs fusioncut::link_done.
 py::array_t<double> link_done_bound(const py::array_t<double, py::array::c_style>& start,
                                     const py::array_t<double, py::array::c_style>& seconds) {
@@ -409,6 +450,14 @@ PYBIND11_MODULE(_core, m) {
         "value (int64 per node) raised until value[to[e]] >= value[from_[e]] on every edge "
         "(int64 arrays of equal length, ends in [0, len(value))): the least such values "
         "above the given ones, as a new array (fusioncut.peak's kernel times).");
+
+  m.def("pooled_peak", &pooled_peak_bound, py::arg("alloc_t").noconvert(),
+        py::arg("alloc_s").noconvert(), py::arg("in_place").noconvert(),
+        py::arg("free_t").noconvert(), py::arg("free_s").noconvert(),
+        py::arg("work_t").noconvert(), py::arg("work_s").noconvert(),
+        "One phase's live bytes under Inductor's buffer pool (fusioncut.peak.PhaseEvents."
+        "peak): allocations (int64 times and bytes, bool in_place), frees and transient "
+        "workspaces (int64 times and bytes); returns (peak, bytes held at the end).");
 
   m.def("link_done", &link_done_bound, py::arg("start").noconvert(),
         py::arg("seconds").noconvert(),

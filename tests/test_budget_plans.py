@@ -19,7 +19,6 @@ import fusioncut
 from fusioncut.budget import PEAK_STEP, BudgetWarning
 from fusioncut.models import GPT, Llama, LlamaConfig, gpt_config, gpt_inputs, llama_inputs
 from fusioncut.options import Options
-from fusioncut.peak import _peak
 from fusioncut.report import capture
 from models import decide_captured, pareto_captured, small_gpt
 
@@ -359,42 +358,3 @@ def test_collectives_are_never_recomputed_under_a_budget(tmp_path):
     assert proc.returncode == 0 and proc.stdout.strip().endswith("ok"), proc.stderr[-2000:]
 
 
-def _held_peak(allocs, frees):
-    """Oracle for the peak model: Inductor's buffer pool, one event at a time. An allocation
-    takes the most recently freed storage of its size, if any; a storage's last release is
-    when it stops counting (a storage reused later stays counted in between)."""
-    events = sorted([(2 * t, 0, s) for t, s in allocs] + [(2 * t + 1, 1, s) for t, s in frees],
-                    key=lambda e: e[0])
-    in_use, pool, storages = {}, {}, []  # storages: [size, start, end or None]
-    for time, kind, size in events:
-        if kind == 0:
-            if pool.get(size):
-                sid = pool[size].pop()
-                storages[sid][2] = None
-            else:
-                storages.append([size, time, None])
-                sid = len(storages) - 1
-            in_use.setdefault(size, []).append(sid)
-        else:
-            sid = in_use[size].pop()
-            pool.setdefault(size, []).append(sid)
-            storages[sid][2] = time
-    deltas = sorted([(start, size) for size, start, _ in storages]
-                    + [(end + 0.5, -size) for size, _, end in storages if end is not None])
-    running = peak = 0
-    for _, d in deltas:
-        running += d
-        peak = max(peak, running)
-    return peak
-
-
-@settings(max_examples=300, deadline=None)
-@given(st.lists(st.tuples(st.integers(-1, 20), st.integers(0, 10), st.sampled_from([16, 32, 48]),
-                          st.booleans()), min_size=1, max_size=30))
-def test_peak_holds_freed_storages_until_reused(items):
-    allocs = [(t, s) for t, _, s, _ in items]
-    frees = [(t + life, s) for t, life, s, kept in items if not kept]
-    got, _ = _peak(np.array([t for t, _ in allocs]), np.array([s for _, s in allocs]),
-                   np.array([t for t, _ in frees], dtype=np.int64),
-                   np.array([s for _, s in frees], dtype=np.int64))
-    assert got == _held_peak(allocs, frees)

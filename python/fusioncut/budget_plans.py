@@ -175,7 +175,11 @@ class BudgetNetwork:
         if self.offload is not None:
             first = n + len(self.priced)
             chains = cut_nodes[cut_nodes >= first] - first
-            offloaded = np.setdiff1d(self.offload.nodes[chains], kept)
+            if len(chains):
+                offloaded = np.setdiff1d(self.offload.nodes[chains], kept)
+        if not len(offloaded):
+            return SweepCut(saved=kept.astype(np.int64), side_in=side_in[:n],
+                            side_out=side_out[:n], lam=lam, offloaded=_NONE)
         return SweepCut(saved=np.union1d(kept, offloaded).astype(np.int64),
                         side_in=side_in[:n], side_out=side_out[:n], lam=lam,
                         offloaded=offloaded.astype(np.int64))
@@ -184,7 +188,8 @@ class BudgetNetwork:
         """``(w, r)``: the cut's value at ``lam`` is ``w + lam x r`` (storage weight of what it
         keeps on the device; recompute and transfer prices at ``lam = 1``)."""
         price_of = self._price_of()
-        w = int(storage_w[np.setdiff1d(cut.saved, cut.offloaded)].sum())
+        kept = np.setdiff1d(cut.saved, cut.offloaded) if len(cut.offloaded) else cut.saved
+        w = int(storage_w[kept].sum())
         r = int(price_of[~cut.side_in].sum())
         if len(cut.offloaded):
             r += int(self.offload_prices[np.searchsorted(self.offload.nodes,

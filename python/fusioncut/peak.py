@@ -21,7 +21,7 @@ the walk follows what Inductor does with the two graphs (``phase_events``)::
     in place   a fused kernel's output takes the storage of a same-sized input that dies in
                it (``buf3 = buf1; del buf1  # reuse``)
     pooling    a freed storage stays allocated until a later storage of the same size reuses
-               it, and is released at once if none will (``_peak``)
+               it, and is released at once if none will (``_pooled``)
     extern     ``peak_extern``: the workspaces of extern kernels while they run (SDPA, oneDNN
                convolutions on the CPU), the channels-last copies of convolution inputs under
                ``layout_optimization`` (made at the forward's start, kept until the backward's
@@ -39,8 +39,9 @@ allocator's rounding and fragmentation, Inductor's reordering for peak memory, a
 it fuses beyond the rules above; ``bench/bench_peak.py`` measures the error on compiled CPU
 steps (docs/budget.md), and ``Options.peak_margin`` keeps headroom for it.
 
-The walk is one reverse pass over the nodes in C++ (``phases``) and a few numpy passes (a few
-milliseconds for a 10k-node graph), so the budget frontier can estimate every plan it finds.
+The walk is one reverse pass over the nodes in C++ (``phases``), a few numpy passes, and the
+pooled live-bytes walk of each phase in C++ (``_pooled``): a few milliseconds for a 10k-node
+graph, so the budget frontier can estimate every plan it finds.
 """
 
 from __future__ import annotations
@@ -123,7 +124,7 @@ class PhaseEvents:
     alloc_node: np.ndarray
     alloc_t: np.ndarray
     alloc_s: np.ndarray
-    in_place: np.ndarray  # bool per allocation: may take a dying input's storage (``_peak``)
+    in_place: np.ndarray  # bool per allocation: may take a dying input's storage (``_pooled``)
     free_node: np.ndarray
     free_t: np.ndarray
     free_s: np.ndarray
@@ -132,8 +133,8 @@ class PhaseEvents:
     work_s: np.ndarray
 
     def peak(self) -> int:
-        return _walk(self.alloc_t, self.alloc_s, self.free_t, self.free_s, self.in_place,
-                     (self.work_t, self.work_s))
+        return _pooled(self.alloc_t, self.alloc_s, self.free_t, self.free_s, self.in_place,
+                       (self.work_t, self.work_s))[0]
 
 
 def estimate_peak(graph: JointGraph, saved: np.ndarray, numel: np.ndarray | None = None,
@@ -158,20 +159,14 @@ def phase_events(graph: JointGraph, saved: np.ndarray, numel: np.ndarray | None 
     fw, bw, trigger = phases(graph, saved) if split is None else split
     size = (graph.numel if numel is None else numel) * graph.itemsize
     base = graph.base
-    idx = np.arange(n)
-    tensor = (graph.value == Value.TENSOR) & (base == idx) & (graph.role > Role.CONSTANT)
+    masks = _masks(graph)
+    idx, tensor, reads, ext = masks.idx, masks.tensor, masks.reads, masks.ext
+    merged, target, fusible = masks.merged, masks.target, masks.fusible
     dst = graph.edge_dst
-    # aten.sym_size and its kin read a tensor's metadata, not its storage: no use of it.
-    reads = graph.kind[dst] != OpKind.SYMBOLIC
-    ext = extern_memory(graph)
-    merged = ext.addmm >= 0  # a matmul Inductor runs inside the add that follows it
-    target = np.zeros(n, dtype=bool)
-    target[ext.addmm[merged]] = True
-    fusible = _fusible(graph) & ~target  # an add that becomes an addmm is an extern kernel
 
     # Forward: time = graph index.
     kept = np.zeros(n, dtype=bool)
-    kept[base[np.setdiff1d(saved, away)]] = True
+    kept[base[np.setdiff1d(saved, away) if len(away) else saved]] = True
     kept[base[graph.fwd_output]] = True
     written_out = kept.copy()  # an offloaded value is written too: torch's copy reads it
     written_out[base[away]] = True
@@ -196,7 +191,7 @@ def phase_events(graph: JointGraph, saved: np.ndarray, numel: np.ndarray | None 
         last_fw[nodes] = np.maximum(last_fw[nodes], offloaded.wait_before[paced] - 1)
 
     # Backward: time = position in (trigger, tangent-dependent last, graph index) order.
-    order = np.lexsort((idx, np.isin(graph.role, BACKWARD_ROLES), trigger))
+    order = np.lexsort((idx, masks.backward_role, trigger))
     order = order[bw[order]]
     time = np.full(n, -1, dtype=np.int64)
     time[order] = np.arange(len(order))
@@ -264,6 +259,42 @@ def _events(time, alloc_node, alloc_t, in_place, freed, last_use, size, working,
                        work_t=time[work], work_s=workspace[work])
 
 
+@dataclass(frozen=True)
+class _Masks:
+    """What ``phase_events`` reads of a graph that no saved set changes, computed once per
+    graph (the frontier estimates hundreds of plans of one graph)."""
+
+    idx: np.ndarray  # arange(n)
+    tensor: np.ndarray  # a tensor's own storage, not an input's
+    reads: np.ndarray  # per edge: reads the storage (aten.sym_size reads metadata only)
+    ext: object  # peak_extern.extern_memory
+    merged: np.ndarray  # a matmul Inductor runs inside the add that follows it
+    target: np.ndarray  # that add
+    fusible: np.ndarray  # _fusible, less the adds that become an addmm (extern kernels)
+    backward_role: np.ndarray  # a node of the backward's roles
+    computing: np.ndarray  # a pointwise or random op (``_COMPUTING``)
+
+
+def _masks(graph: JointGraph) -> _Masks:
+    cached = graph.__dict__.get("_peak_masks")
+    if cached is None:
+        n = graph.num_nodes
+        idx = np.arange(n)
+        ext = extern_memory(graph)
+        merged = ext.addmm >= 0
+        target = np.zeros(n, dtype=bool)
+        target[ext.addmm[merged]] = True
+        cached = graph.__dict__["_peak_masks"] = _Masks(
+            idx=idx,
+            tensor=(graph.value == Value.TENSOR) & (graph.base == idx)
+            & (graph.role > Role.CONSTANT),
+            reads=graph.kind[graph.edge_dst] != OpKind.SYMBOLIC, ext=ext, merged=merged,
+            target=target, fusible=_fusible(graph) & ~target,
+            backward_role=np.isin(graph.role, BACKWARD_ROLES),
+            computing=np.isin(graph.kind, _COMPUTING))
+    return cached
+
+
 def _fusible(graph: JointGraph) -> np.ndarray:
     """bool (n,): nodes a fusing compiler computes inside a kernel it generates (pointwise,
     views), whose output may take the storage of an input that dies in the same kernel."""
@@ -282,7 +313,7 @@ def _fused_order(graph: JointGraph, phase: np.ndarray, edge: np.ndarray, stored:
     of them move after that kernel, in their order."""
     src, dst = graph.edge_src[edge], graph.edge_dst[edge]
     same = graph.numel[src] == graph.numel[dst]
-    pointwise = np.isin(graph.kind, _COMPUTING)
+    pointwise = _masks(graph).computing
     link = same & inlined[src] & pointwise[src] & (inlined[dst] | stored[dst]) & pointwise[dst]
     a, b = src[link], dst[link]
     if not len(a):
@@ -440,7 +471,7 @@ def _stored_on_reuse(graph: JointGraph, edge: np.ndarray, phase: np.ndarray,
     reduction, _ = _reads_kinds(graph)
     reader, read = _distinct_reads(graph)
     users = np.bincount(reader[phase[read]], minlength=n)  # distinct readers in the phase
-    candidate = (phase & np.isin(graph.kind, _COMPUTING) & fusible & (graph.base == idx)
+    candidate = (phase & _masks(graph).computing & fusible & (graph.base == idx)
                  & ~written & (users > 1))
     if not candidate.any():
         return added
@@ -478,36 +509,13 @@ def _frees(last_use: np.ndarray, mask: np.ndarray, birth: np.ndarray, size: np.n
     return t, size[mask]
 
 
-def _walk(alloc_t, alloc_s, free_t, free_s, in_place, transient) -> int:
-    """The peak of a phase: its storages (``_peak``) plus ``transient`` = (times, bytes):
-    memory a kernel holds only while it runs (a workspace, never pooled for reuse), on top of
-    the storages live right after the allocations of its time."""
-    times, totals = _timeline(alloc_t, alloc_s, free_t, free_s, in_place)
-    peak = int(max(totals.max(initial=0), 0))
-    t, s = transient
-    if len(t) and len(times):
-        at = np.unique(t)
-        extra = np.zeros(len(at), dtype=np.int64)
-        np.add.at(extra, np.searchsorted(at, t), s)
-        # The storages after every event up to the allocations of time t (event time 2t).
-        k = np.searchsorted(times, at * 2, side="right") - 1
-        live = np.where(k >= 0, totals[np.maximum(k, 0)], 0)
-        peak = max(peak, int((live + extra).max()))
-    return peak
-
-
-def _peak(alloc_t, alloc_s, free_t, free_s, in_place=None) -> tuple[int, int]:
-    """The largest live sum over ``_timeline`` and the bytes held at the end."""
-    times, totals = _timeline(alloc_t, alloc_s, free_t, free_s, in_place)
-    if not len(totals):
-        return 0, 0
-    return int(max(totals.max(), 0)), int(totals[-1])
-
-
-def _timeline(alloc_t, alloc_s, free_t, free_s, in_place=None) -> tuple[np.ndarray, np.ndarray]:
-    """The live bytes after each event, in time order ``(event times, totals)``, when
-    allocations at time t happen before frees at time t (event times 2t and 2t + 1), with freed
-    storages held for reuse as Inductor's generated code holds them.
+def _pooled(alloc_t, alloc_s, free_t, free_s, in_place=None, transient=None) -> tuple[int, int]:
+    """A phase's peak and the bytes it holds at the end (``_core.pooled_peak``, in C++: the
+    frontier walks every plan it scores). Allocations at time t happen before frees at time
+    t (event times 2t and 2t + 1), and freed storages are held for reuse as Inductor's
+    generated code holds them; ``transient`` = (times, bytes): memory a kernel holds only
+    while it runs (a workspace, never pooled for reuse), on top of the storages live right
+    after the allocations of its time.
 
     ``in_place`` (bool per allocation): the allocation is the output of a kernel Inductor
     generates, which writes it into the storage of a same-sized input that dies in that kernel
@@ -519,35 +527,13 @@ def _timeline(alloc_t, alloc_s, free_t, free_s, in_place=None) -> tuple[np.ndarr
     Per size, with ``L`` the live count over time, ``M`` its running maximum (the buffers ever
     held) and ``P = M - L`` the pool, a pooled buffer is still held at time t exactly when
     the pool later drops below its depth: the held count is ``M(t) - min_{s >= t} P(s)``."""
-    if not len(alloc_t) + len(free_t):
-        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
-    free_time = free_t * 2 + 1
-    if in_place is not None and in_place.any():
-        # Keys (time, size) of the in-place allocations; a free matching one goes first.
-        span = int(max(alloc_t.max(initial=0), free_t.max(initial=0))) + 2
-        keys = (alloc_t[in_place] + 1) + span * alloc_s[in_place].astype(np.int64)
-        first = np.isin((free_t + 1) + span * free_s.astype(np.int64), keys)
-        free_time = np.where(first, free_t * 2 - 1, free_time)
-    times = np.concatenate([alloc_t * 2, free_time])
-    sizes = np.concatenate([alloc_s, free_s]).astype(np.int64)
-    step = np.concatenate([np.ones(len(alloc_t), dtype=np.int64),
-                           np.full(len(free_t), -1, dtype=np.int64)])
-    order = np.lexsort((times, sizes))
-    k, step, times = sizes[order], step[order], times[order]
-    first = np.empty(len(k), dtype=bool)
-    first[0] = True
-    np.not_equal(k[1:], k[:-1], out=first[1:])
-    group = np.cumsum(first) - 1
-    running = np.cumsum(step)
-    before = np.maximum.accumulate(np.where(first, running - step, np.iinfo(np.int64).min))
-    live = running - before  # L: storages of this size in use after each event
-    # Offsets keep the running max and the suffix min inside each size's events.
-    offset = group * (len(k) + 1)
-    held_max = np.maximum(np.maximum.accumulate(live + offset) - offset, 0)  # M
-    pool = held_max - live  # P
-    pool_ahead = np.minimum.accumulate((pool + offset)[::-1])[::-1] - offset
-    held = held_max - pool_ahead
-    previous = np.where(first, 0, np.concatenate([[0], held[:-1]]))
-    deltas = (held - previous) * k
-    by_time = np.argsort(times, kind="stable")
-    return times[by_time], np.cumsum(deltas[by_time])
+    def i64(a):
+        return np.ascontiguousarray(a, dtype=np.int64)
+
+    work_t, work_s = (_EMPTY, _EMPTY) if transient is None else transient
+    in_place = np.zeros(len(alloc_t), dtype=bool) if in_place is None else in_place
+    return _core.pooled_peak(i64(alloc_t), i64(alloc_s), np.ascontiguousarray(in_place, bool),
+                             i64(free_t), i64(free_s), i64(work_t), i64(work_s))
+
+
+_EMPTY = np.zeros(0, dtype=np.int64)
