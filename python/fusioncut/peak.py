@@ -318,16 +318,10 @@ def _fused_order(graph: JointGraph, phase: np.ndarray, edge: np.ndarray, stored:
     a, b = src[link], dst[link]
     if not len(a):
         return time
-    label = np.arange(graph.num_nodes)
-    while True:  # connected components by label propagation along the links
-        low = np.minimum(label[a], label[b])
-        new = label.copy()
-        np.minimum.at(new, a, low)
-        np.minimum.at(new, b, low)
-        new = new[new]
-        if np.array_equal(new, label):
-            break
-        label = new
+    # Connected components along the links, each labelled by its least node: the fixpoint of
+    # raising -label along the links both ways.
+    label = -_raise_along(np.concatenate([a, b]), np.concatenate([b, a]),
+                          -np.arange(graph.num_nodes))
     members = np.zeros(graph.num_nodes, dtype=bool)
     members[b[stored[b]]] = True
     # A kernel has a few outputs: a component with many is a chain every kernel recomputes
