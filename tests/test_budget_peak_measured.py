@@ -16,6 +16,7 @@ import pytest
 import torch
 
 import bench_peak  # noqa: E402  (bench/ is on sys.path: tests/conftest.py)
+import peak_replay  # noqa: E402
 from budget_peak import Session  # noqa: E402
 from inductor_walk import walk  # noqa: E402
 
@@ -73,6 +74,32 @@ def test_estimate_stores_a_reused_tanh_whose_readers_run_in_two_kernels(gpt):
     r = _measure(gpt, memory_budget=0.0)
     assert abs(r["estimate"] - r["measured"]) <= 0.02 * r["measured"], (r["estimate"],
                                                                         r["measured"])
+
+
+def test_replay_estimates_the_stored_plans_as_the_measurement_did(gpt):
+    # peak_replay re-estimates the plans bench_peak stored (its --cache) on a graph captured
+    # anew: the same plan, the same estimate, the same error.
+    r = _measure(gpt, memory_budget=0.0)
+    plans = {r["key"]: {k: r[k] for k in ("measured", "measured_forward", "measured_kept",
+                                          "measured_backward", "saved")}}
+    (row,) = peak_replay.replay("gpt-tiny", plans, session=gpt)
+    assert row["estimate"] == r["estimate"] and row["measured"] == r["measured"]
+    assert row["error"] == pytest.approx((r["estimate"] - r["measured"]) / r["measured"])
+    assert peak_replay.summary("gpt-tiny", [row])["plans"] == 1
+
+
+def test_replay_refuses_a_plan_the_graph_does_not_have(gpt, capsys, tmp_path):
+    r = _measure(gpt, memory_budget=1.0)
+    plan = {k: r[k] for k in ("measured", "measured_forward", "measured_kept",
+                              "measured_backward")}
+    plans = {r["key"]: {**plan, "saved": r["saved"] + ["no_such_node"]}}
+    with pytest.raises(ValueError, match="no_such_node.*does not have"):
+        peak_replay.replay("gpt-tiny", plans, session=gpt)
+    stored = tmp_path / "plans.json"
+    stored.write_text(json.dumps({}))
+    assert peak_replay.main(["--plans", str(stored), "--models", "gpt",
+                             "--json", str(tmp_path / "out.json")]) == 2
+    assert "no stored plan of gpt" in capsys.readouterr().err
 
 
 def test_bench_peak_targets_only_reports_the_targets(tmp_path):
