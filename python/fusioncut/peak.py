@@ -55,7 +55,7 @@ from fusioncut import _core
 from fusioncut.graph import JointGraph, Role, Value
 from fusioncut.network import BACKWARD_ROLES
 from fusioncut.ops import OpKind
-from fusioncut.peak_extern import extern_memory
+from fusioncut.peak_extern import ExternMemory, extern_memory
 from fusioncut.peak_offload import OffloadedValues, reload_times
 
 __all__ = ["PeakEstimate", "PhaseEvents", "estimate_peak", "phase_events", "phases", "recomputed"]
@@ -267,7 +267,7 @@ class _Masks:
     idx: np.ndarray  # arange(n)
     tensor: np.ndarray  # a tensor's own storage, not an input's
     reads: np.ndarray  # per edge: reads the storage (aten.sym_size reads metadata only)
-    ext: object  # peak_extern.extern_memory
+    ext: ExternMemory  # peak_extern.extern_memory
     merged: np.ndarray  # a matmul Inductor runs inside the add that follows it
     target: np.ndarray  # that add
     fusible: np.ndarray  # _fusible, less the adds that become an addmm (extern kernels)
