@@ -198,12 +198,12 @@ def _merged_add(graph: JointGraph, i: int) -> int:
         if graph.kind[j] != OpKind.VIEW:
             break
         at = j
+    add = graph.nodes[j]
+    if graph.op_name(j) != "aten.add" or len(add.args) != 2 or add.kwargs.get("alpha", 1) != 1:
+        return -1
     seen = graph.nodes[at].meta.get("val")
     if at != i and not (isinstance(seen, torch.Tensor) and _hints(seen.shape) ==
                         _hints(mine.shape) and _hints(seen.stride()) == _hints(mine.stride())):
-        return -1
-    add = graph.nodes[j]
-    if graph.op_name(j) != "aten.add" or len(add.args) != 2 or add.kwargs.get("alpha", 1) != 1:
         return -1
     other = add.args[1] if add.args[0] is graph.nodes[at] else add.args[0]
     theirs = getattr(other, "meta", {}).get("val")
