@@ -25,7 +25,7 @@ from fusioncut.models import ConvBN, Llama, LlamaConfig, llama_inputs
 from fusioncut.network import BACKWARD_ROLES
 from fusioncut.ops import OpKind
 from fusioncut.options import Options
-from fusioncut.peak import _pooled, estimate_peak, phases
+from fusioncut.peak import _pooled, estimate_peak, phase_events, phases
 from fusioncut.peak_extern import extern_memory
 from fusioncut.report import capture
 from models import decide_captured, small_gpt
@@ -113,6 +113,25 @@ def test_extern_memory_merges_a_tied_weights_matmul_into_its_add():
     assert len(merged) >= 1
     for i in merged:
         assert g.op_name(i) == "aten.mm" and g.op_name(int(ext.addmm[i])) == "aten.add"
+
+
+def test_outputs_of_one_kernel_exist_while_it_runs():
+    # SDPA's backward allocates its three gradients before its workspace: the walk allocates
+    # each getitem's storage at the op's time, and the op's workspace counts on top of them.
+    cfg = LlamaConfig(n_layer=1, d_model=32, n_head=4, block_size=16, vocab=64)
+    torch.manual_seed(0)
+    cap = capture(Llama(cfg), *llama_inputs(cfg, batch=2), via="aot")
+    d = _decide(cap)
+    g = d.graph
+    _, backward, _ = phase_events(g, d.saved)
+    sdpa = [i for i in range(g.num_nodes) if backward.time[i] >= 0 and g.op_name(i)
+            == "aten._scaled_dot_product_flash_attention_for_cpu_backward"]
+    assert sdpa
+    at = dict(zip(backward.alloc_node.tolist(), backward.alloc_t.tolist()))
+    for op in sdpa:
+        grads = [u for u in g.users(op).tolist() if u in at]
+        assert len(grads) == 3
+        assert all(at[u] == backward.time[op] < backward.time[u] for u in grads)
 
 
 def test_walk_hands_a_dying_input_to_an_in_place_output():

@@ -22,6 +22,9 @@ the walk follows what Inductor does with the two graphs (``phase_events``)::
                it (``buf3 = buf1; del buf1  # reuse``)
     pooling    a freed storage stays allocated until a later storage of the same size reuses
                it, and is released at once if none will (``_pooled``)
+    outputs    the outputs of an op Inductor calls as one kernel (SDPA and its backward, a
+               convolution's backward) are allocated when it runs, before its workspace, not
+               where their getitems stand (``_allocated_at``)
     extern     ``peak_extern``: the workspaces of extern kernels while they run (SDPA, oneDNN
                convolutions on the CPU), the channels-last copies of convolution inputs under
                ``layout_optimization`` (made at the forward's start, kept until the backward's
@@ -217,12 +220,14 @@ def phase_events(graph: JointGraph, saved: np.ndarray, numel: np.ndarray | None 
     back = gone & (last_bw >= 0)
     reload_t = _reloads(graph, back, bw_edge, time, offloaded)
     forward = _events(fw_time, np.concatenate([np.flatnonzero(copies), np.flatnonzero(fw_alloc)]),
-                      np.concatenate([np.full(int(copies.sum()), -1), idx[fw_alloc]]),
+                      np.concatenate([np.full(int(copies.sum()), -1),
+                                      _allocated_at(fw_time, masks.output_of)[fw_alloc]]),
                       fusible & ~copies, (fw_alloc & ~kept & ~held) | (copies & ~to_bw),
                       last_fw, size, fw & (ext.workspace > 0), ext.workspace)
     backward = _events(time, np.concatenate([np.flatnonzero(start), np.flatnonzero(bw_alloc),
                                              np.flatnonzero(back)]),
-                       np.concatenate([np.full(int(start.sum()), -1), time[bw_alloc], reload_t]),
+                       np.concatenate([np.full(int(start.sum()), -1),
+                                       _allocated_at(time, masks.output_of)[bw_alloc], reload_t]),
                        fusible & ~start & ~back, (start | bw_alloc | back) & ~keep_to_end,
                        last_bw, size, bw & (ext.workspace > 0), ext.workspace)
     return forward, backward, int(size[between].sum())
@@ -273,6 +278,7 @@ class _Masks:
     fusible: np.ndarray  # _fusible, less the adds that become an addmm (extern kernels)
     backward_role: np.ndarray  # a node of the backward's roles
     computing: np.ndarray  # a pointwise or random op (``_COMPUTING``)
+    output_of: np.ndarray  # the op of several outputs a getitem takes one from, else -1
 
 
 def _masks(graph: JointGraph) -> _Masks:
@@ -291,8 +297,35 @@ def _masks(graph: JointGraph) -> _Masks:
             reads=graph.kind[graph.edge_dst] != OpKind.SYMBOLIC, ext=ext, merged=merged,
             target=target, fusible=_fusible(graph) & ~target,
             backward_role=np.isin(graph.role, BACKWARD_ROLES),
-            computing=np.isin(graph.kind, _COMPUTING))
+            computing=np.isin(graph.kind, _COMPUTING),
+            output_of=_outputs_of(graph))
     return cached
+
+
+def _outputs_of(graph: JointGraph) -> np.ndarray:
+    """int64 (n,): for a getitem of an op that Inductor calls as one kernel and that has
+    several outputs (SDPA and its backward, a convolution's backward, a higher-order op), that
+    op; -1 for every other node (a layer or batch norm's outputs come from kernels Inductor
+    generates, each at its own place)."""
+    src = graph.first_input
+    getitem = (graph.kind == OpKind.GETITEM) & (src >= 0)
+    getitem[getitem] &= (graph.value[src[getitem]] == Value.MULTI) \
+        & ~np.isin(graph.kind[src[getitem]], _LOWERED)
+    return np.where(getitem, src, -1)
+
+
+_LOWERED = np.array([OpKind.VIEW, OpKind.POINTWISE, OpKind.REDUCTION, OpKind.CAT,
+                     OpKind.RANDOM], dtype=np.int8)
+
+
+def _allocated_at(time: np.ndarray, output_of: np.ndarray) -> np.ndarray:
+    """When each node's storage is allocated: its time, but the outputs of an op called as
+    one kernel all exist while it runs (SDPA's backward allocates its three gradients before
+    its workspace), so such a getitem's storage is allocated at its op's time."""
+    out = time.copy()
+    taken = (output_of >= 0) & (time >= 0)
+    out[taken] = time[output_of[taken]]
+    return out
 
 
 def _fusible(graph: JointGraph) -> np.ndarray:
