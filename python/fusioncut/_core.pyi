@@ -92,6 +92,22 @@ def link_done(
     """Finish times of copies moved one at a time in the given order: each at max(its start,
     the previous finish) plus its seconds."""
 
+def pooled_peak(
+    alloc_t: npt.NDArray[np.int64],
+    alloc_s: npt.NDArray[np.int64],
+    in_place: npt.NDArray[np.bool_],
+    free_t: npt.NDArray[np.int64],
+    free_s: npt.NDArray[np.int64],
+    work_t: npt.NDArray[np.int64],
+    work_s: npt.NDArray[np.int64],
+) -> tuple[int, int]:
+    """One phase's live bytes under Inductor's buffer pool: (peak, bytes held at the end)."""
+
+def prefetch_times(
+    use: npt.NDArray[np.int64], lead: npt.NDArray[np.float64], seconds: npt.NDArray[np.float64]
+) -> npt.NDArray[np.int64]:
+    """Backward times torch's reload prefetch places each reload at (-1: the start)."""
+
 def raise_along(
     from_: npt.NDArray[np.int64], to: npt.NDArray[np.int64], value: npt.NDArray[np.int64]
 ) -> npt.NDArray[np.int64]:

@@ -176,13 +176,10 @@ class BudgetNetwork:
             first = n + len(self.priced)
             chains = cut_nodes[cut_nodes >= first] - first
             if len(chains):
-                offloaded = np.setdiff1d(self.offload.nodes[chains], kept)
-        if not len(offloaded):
-            return SweepCut(saved=kept.astype(np.int64), side_in=side_in[:n],
-                            side_out=side_out[:n], lam=lam, offloaded=_NONE)
-        return SweepCut(saved=np.union1d(kept, offloaded).astype(np.int64),
-                        side_in=side_in[:n], side_out=side_out[:n], lam=lam,
-                        offloaded=offloaded.astype(np.int64))
+                offloaded = np.setdiff1d(self.offload.nodes[chains], kept).astype(np.int64)
+        saved = np.union1d(kept, offloaded) if len(offloaded) else kept  # kept is ascending
+        return SweepCut(saved=saved.astype(np.int64), side_in=side_in[:n],
+                        side_out=side_out[:n], lam=lam, offloaded=offloaded)
 
     def line(self, cut: SweepCut, storage_w: np.ndarray) -> tuple[int, int]:
         """``(w, r)``: the cut's value at ``lam`` is ``w + lam x r`` (storage weight of what it

@@ -279,6 +279,11 @@ class _Masks:
     backward_role: np.ndarray  # a node of the backward's roles
     computing: np.ndarray  # a pointwise or random op (``_COMPUTING``)
     output_of: np.ndarray  # the op of several outputs a getitem takes one from, else -1
+    reduction: np.ndarray  # a reduction
+    metadata: np.ndarray  # reads only a tensor's sizes (``aten.sym_size``)
+    heavy: np.ndarray  # int64 1/0: an op whose reuse the C++ backend stores (``_HEAVY``)
+    read_value: np.ndarray  # with ``reader``: each distinct (value, node reading it) pair
+    reader: np.ndarray  # (``x * x`` reads ``x`` once; ``aten.sym_size`` reads no storage)
 
 
 def _masks(graph: JointGraph) -> _Masks:
@@ -290,15 +295,22 @@ def _masks(graph: JointGraph) -> _Masks:
         merged = ext.addmm >= 0
         target = np.zeros(n, dtype=bool)
         target[ext.addmm[merged]] = True
+        src, dst = graph.edge_src, graph.edge_dst
+        reads = graph.kind[dst] != OpKind.SYMBOLIC
+        pair = np.unique(src[reads] * n + dst[reads])
+        heavy = [node.op == "call_function" and graph.op_name(i) in _HEAVY
+                 for i, node in enumerate(graph.nodes)]
         cached = graph.__dict__["_peak_masks"] = _Masks(
             idx=idx,
             tensor=(graph.value == Value.TENSOR) & (graph.base == idx)
             & (graph.role > Role.CONSTANT),
-            reads=graph.kind[graph.edge_dst] != OpKind.SYMBOLIC, ext=ext, merged=merged,
-            target=target, fusible=_fusible(graph) & ~target,
+            reads=reads, ext=ext, merged=merged, target=target,
+            fusible=_fusible(graph) & ~target,
             backward_role=np.isin(graph.role, BACKWARD_ROLES),
             computing=np.isin(graph.kind, _COMPUTING),
-            output_of=_outputs_of(graph))
+            output_of=_outputs_of(graph),
+            reduction=graph.kind == OpKind.REDUCTION, metadata=graph.kind == OpKind.SYMBOLIC,
+            heavy=np.array(heavy, dtype=np.int64), read_value=pair // n, reader=pair % n)
     return cached
 
 
@@ -401,8 +413,8 @@ def _kernel_time(graph: JointGraph, inlined: np.ndarray, stored: np.ndarray,
     lives until that reduction. Propagated along the edges, one level per pass (the passes
     are as many as the longest chain of inlined ops)."""
     src, dst = graph.edge_src, graph.edge_dst
-    reduction, metadata = _reads_kinds(graph)
-    active = (inlined[src] | (stored[src] & reduction[dst])) & ~metadata[dst]
+    masks = _masks(graph)
+    active = (inlined[src] | (stored[src] & masks.reduction[dst])) & ~masks.metadata[dst]
     a, b = src[active], dst[active]
     return _raise_along(b, a, time)
 
@@ -418,39 +430,6 @@ def _raise_along(frm: np.ndarray, to: np.ndarray, value: np.ndarray) -> np.ndarr
 _MAX_STORE_PASSES = 8  # chains of reused heavy values, each pass stores one link
 _HEAVY = frozenset({"aten.exp", "aten.log", "aten.log10", "aten.log1p", "aten.log2",
                      "aten.sigmoid", "aten.tanh"})
-
-
-def _heavy_ops(graph: JointGraph) -> np.ndarray:
-    """bool (n,): the ops whose reuse Inductor's C++ backend stores rather than recomputes."""
-    cached = graph.__dict__.get("_peak_heavy")
-    if cached is None:
-        cached = np.array([graph.nodes[i].op == "call_function" and graph.op_name(i) in _HEAVY
-                           for i in range(graph.num_nodes)], dtype=bool)
-        graph.__dict__["_peak_heavy"] = cached
-    return cached
-
-
-def _distinct_reads(graph: JointGraph) -> tuple[np.ndarray, np.ndarray]:
-    """``(value, reader)`` per distinct pair of a node and a node reading it (``x * x`` reads
-    ``x`` once; ``aten.sym_size`` reads no storage)."""
-    cached = graph.__dict__.get("_peak_reads")
-    if cached is None:
-        n = graph.num_nodes
-        src, dst = graph.edge_src, graph.edge_dst
-        keep = graph.kind[dst] != OpKind.SYMBOLIC
-        key = np.unique(src[keep] * n + dst[keep])
-        cached = (key // n, key % n)
-        graph.__dict__["_peak_reads"] = cached
-    return cached
-
-
-def _reads_kinds(graph: JointGraph) -> tuple[np.ndarray, np.ndarray]:
-    """bool (n,) each: reductions; ops that read only a tensor's sizes (``aten.sym_size``)."""
-    cached = graph.__dict__.get("_peak_kinds")
-    if cached is None:
-        cached = (graph.kind == OpKind.REDUCTION, graph.kind == OpKind.SYMBOLIC)
-        graph.__dict__["_peak_kinds"] = cached
-    return cached
 
 
 def _last_use(graph: JointGraph, edge: np.ndarray, when: np.ndarray) -> np.ndarray:
@@ -485,20 +464,19 @@ def _stored_on_reuse(graph: JointGraph, edge: np.ndarray, phase: np.ndarray,
     expression, back to the stored values it reads, calls exp, log, sigmoid or tanh (a GeLU's
     tanh, a SiLU's sigmoid, a softmax's exp), and whose readers other than reductions run in
     more than one kernel (a buffer all of whose readers fuse with its producer stays in
-    registers). A stored value
-    ends the expressions that read it, so values are added in passes, each taking those whose
-    expression is heavy without reading another value the pass adds. Empty off the CPU."""
+    registers). A stored value ends the expressions that read it, so values are added in
+    passes, each taking those whose expression is heavy without reading another value the pass
+    adds. Empty off the CPU."""
     n = graph.num_nodes
     added = np.zeros(n, dtype=bool)
     if graph.on_accelerator():  # the rule is the C++ backend's
         return added
     src, dst = graph.edge_src[edge], graph.edge_dst[edge]
-    idx = np.arange(n)
-    heavy = _heavy_ops(graph).astype(np.int64)
-    reduction, _ = _reads_kinds(graph)
-    reader, read = _distinct_reads(graph)
-    users = np.bincount(reader[phase[read]], minlength=n)  # distinct readers in the phase
-    candidate = (phase & _masks(graph).computing & fusible & (graph.base == idx)
+    masks = _masks(graph)
+    idx, heavy, reduction = masks.idx, masks.heavy, masks.reduction
+    # Distinct readers in the phase.
+    users = np.bincount(masks.read_value[phase[masks.reader]], minlength=n)
+    candidate = (phase & masks.computing & fusible & (graph.base == idx)
                  & ~written & (users > 1))
     if not candidate.any():
         return added
