@@ -16,6 +16,7 @@ import pytest
 import torch
 
 import bench_peak  # noqa: E402  (bench/ is on sys.path: tests/conftest.py)
+import peak_diff  # noqa: E402
 import peak_replay  # noqa: E402
 from budget_peak import Session  # noqa: E402
 from inductor_walk import walk  # noqa: E402
@@ -150,3 +151,29 @@ def test_walk_reads_a_triton_wrapper(tmp_path):
     assert w.peak == (64 * 64 + 64 * 64 + 64 * 128) * 4 - 64 * 64 * 4  # tangent freed first
     assert w.end == 64 * 64 * 4
     assert w.peak_line.startswith("buf1 = empty_strided_cuda")
+
+
+def test_peak_diff_names_what_each_walk_holds(gpt):
+    # bench/peak_diff.py: the estimate's backward through the pool, each storage named by the
+    # values it held, reproduces the estimate's peak; the generated backward is walked beside it.
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        d = gpt.plan(Options(memory_budget=0.0))
+    names = sorted(d.graph.nodes[i].name for i in d.saved)
+    r = peak_diff.diff(gpt, names, held=8)
+    assert r["walk_agrees"], (r["walk_peak"], r["estimate"].backward_peak)
+    sizes = [size for size, _ in r["estimate_held"]]
+    assert 0 < len(sizes) <= 8 and sizes == sorted(sizes, reverse=True)
+    assert sum(sizes) <= r["estimate"].backward_peak
+    assert r["code_peak"] == walk(r["code"]).peak > 0
+    assert len(r["timeline"]) >= 5 and all(row["estimate"] > 0 for row in r["timeline"])
+    with pytest.raises(ValueError, match="does not have"):
+        peak_diff.diff(gpt, ["no_such_node"])
+
+
+def test_peak_diff_refuses_a_key_it_cannot_find(tmp_path, capsys):
+    plans = tmp_path / "plans.json"
+    plans.write_text(json.dumps({"gpt:aa1": {}, "gpt:aa2": {}}))
+    assert peak_diff.main(["gpt:aa", "--plans", str(plans)]) == 2
+    assert "2 plans" in capsys.readouterr().err
+    assert peak_diff.main(["gpt:b", "--plans", str(plans)]) == 2

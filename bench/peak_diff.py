@@ -1,0 +1,221 @@
+"""One measured plan: the peak estimate's backward next to the code Inductor generated for it.
+
+    python bench/peak_diff.py KEY [--plans bench/recorded/peak-cpu-2026-11-27-plans.json]
+                                  [--held 24]
+
+``KEY`` names a plan of the stored file, or a unique prefix of its name (``peak_replay.py
+--rows`` lists every key with its error). The plan is compiled as stored: its saved nodes, by name, emitted by
+``fusioncut.emit.build_modules`` as Inductor's partition. Its backward is then walked twice:
+
+- by the estimate (``fusioncut.peak.phase_events``), one event at a time through Inductor's
+  buffer pool as ``peak._pooled`` counts it, each storage named by the nodes that held it (a
+  pooled storage passes from one value to the next);
+- by ``inductor_walk`` over the generated backward (its allocations, reuses and frees).
+
+Printed: estimate and measurement (forward, kept, backward), the storages each walk holds at
+its peak, and a timeline: at each kernel of the generated code (its ``Topologically Sorted
+Source Nodes`` comment) the bytes the code holds, next to the bytes the estimate holds at the
+latest of those nodes in its own order. The code walk counts only what the code owns (saved
+values and tangents, not parameters or the layout copies Inductor hands over), so the two
+columns differ by a slowly changing offset; where that offset jumps, the estimate and the code
+part. This is the loop behind the rules in docs/budget.md, "What the estimate misses".
+"""
+
+from __future__ import annotations
+
+import argparse
+import copy
+import json
+import os
+import re
+import sys
+import warnings
+from dataclasses import dataclass, field
+
+import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+from budget_peak import Session, _compiled_step  # noqa: E402
+from inductor_walk import walk  # noqa: E402
+from peak_replay import DEFAULT_PLANS  # noqa: E402
+
+from fusioncut.emit import build_modules  # noqa: E402
+from fusioncut.graph import JointGraph  # noqa: E402
+from fusioncut.options import Options  # noqa: E402
+from fusioncut.peak import PhaseEvents, estimate_peak, phase_events  # noqa: E402
+
+__all__ = ["Storage", "compile_plan", "diff", "pooled_storages"]
+
+MIB = 2 ** 20
+_SOURCES = re.compile(r"Source Nodes: \[(.*?)\]")
+
+
+@dataclass
+class Storage:
+    """One storage of the pooled walk: its bytes, its life in event time (allocation at 2t,
+    free at 2t + 1, or 2t - 1 ahead of an in-place allocation of its size) and the values it
+    held, in order."""
+
+    size: int
+    start: int
+    end: int | None = None  # None: held to the end
+    nodes: list[int] = field(default_factory=list)
+
+    def live(self, at: int) -> bool:
+        return self.start <= at and (self.end is None or self.end > at)
+
+
+def pooled_storages(events: PhaseEvents) -> list[Storage]:
+    """The storages of one phase as ``peak._pooled`` counts them: an allocation takes the
+    storage of its size freed most recently, and a storage stays held until then."""
+    handed = {(int(t), int(s)) for t, s, p in zip(events.alloc_t, events.alloc_s,
+                                                  events.in_place) if p}
+    timed = [(2 * int(t), 0, int(s), int(n))
+             for t, s, n in zip(events.alloc_t, events.alloc_s, events.alloc_node)]
+    timed += [(2 * int(t) - 1 if (int(t), int(s)) in handed else 2 * int(t) + 1, 1, int(s),
+               int(n)) for t, s, n in zip(events.free_t, events.free_s, events.free_node)]
+    in_use: dict[int, list[int]] = {}
+    pool: dict[int, list[int]] = {}
+    storages: list[Storage] = []
+    for at, kind, size, node in sorted(timed, key=lambda e: (e[0], e[1])):
+        if kind == 0:
+            if pool.get(size):
+                k = pool[size].pop()
+                storages[k].end = None
+                storages[k].nodes.append(node)
+            else:
+                storages.append(Storage(size, at, None, [node]))
+                k = len(storages) - 1
+            in_use.setdefault(size, []).append(k)
+        else:
+            k = in_use[size].pop()
+            pool.setdefault(size, []).append(k)
+            storages[k].end = at
+    return storages
+
+
+def _held(storages: list[Storage], at: int) -> list[Storage]:
+    return [s for s in storages if s.live(at)]
+
+
+def _peak(events: PhaseEvents, storages: list[Storage]) -> tuple[int, int]:
+    """(bytes, event time) of the phase's peak, workspaces included."""
+    work: dict[int, int] = {}
+    for t, b in zip(events.work_t, events.work_s):
+        work[2 * int(t)] = work.get(2 * int(t), 0) + int(b)
+    best = (0, 0)
+    for at in sorted({s.start for s in storages} | set(work)):
+        total = sum(s.size for s in _held(storages, at)) + work.get(at, 0)
+        best = max(best, (total, -at))
+    return best[0], -best[1]
+
+
+def compile_plan(session: Session, saved: list[str]) -> list[str]:
+    """Paths of the code Inductor generates for ``session``'s model when the partition saves
+    the joint nodes named ``saved`` (compiled afresh, two steps run)."""
+    def partition(gm, joint_inputs, **kwargs):
+        graph = JointGraph.from_fx(gm, kwargs["num_fwd_outputs"],
+                                   static_lifetime_input_indices=kwargs.get(
+                                       "static_lifetime_input_indices"))
+        index = {graph.nodes[i].name: i for i in range(graph.num_nodes)}
+        values, symbols = graph.split_saved(np.array(sorted(index[n] for n in saved)))
+        return build_modules(gm, values, symbols, num_fwd_outputs=kwargs["num_fwd_outputs"],
+                             static_lifetime_input_indices=kwargs.get(
+                                 "static_lifetime_input_indices"))
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        _, _, code = _compiled_step(copy.deepcopy(session.module), session.inputs, partition)
+    return code
+
+
+def diff(session: Session, saved: list[str], held: int = 24) -> dict:
+    """The estimate's backward and the generated backward of the plan saving ``saved``."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        graph = session.plan(Options()).graph
+    index = {graph.nodes[i].name: i for i in range(graph.num_nodes)}
+    missing = [n for n in saved if n not in index]
+    if missing:
+        raise ValueError(f"peak_diff: the plan saves {missing[:3]}, which the captured graph "
+                         f"of {session.name} does not have")
+    nodes = np.array(sorted(index[n] for n in saved), dtype=np.int64)
+    est = estimate_peak(graph, nodes)
+    _, backward, _ = phase_events(graph, nodes)
+    storages = pooled_storages(backward)
+    peak, at = _peak(backward, storages)
+    name = lambda ids: ", ".join(graph.nodes[i].name for i in ids[-3:])  # noqa: E731
+    estimate_held = [(s.size, name(s.nodes)) for s in
+                     sorted(_held(storages, at), key=lambda s: -s.size)[:held]]
+    # Bytes the estimate holds at each backward node (after the allocations of its time).
+    time = backward.time
+    holds = {graph.nodes[i].name: (int(time[i]), sum(s.size for s in _held(storages, 2 * int(
+        time[i])))) for i in np.flatnonzero(time >= 0)}
+    code = [p for p in compile_plan(session, saved) if "tangents_" in open(p).read()]
+    if len(code) != 1:
+        raise RuntimeError(f"peak_diff: {len(code)} generated backward modules; one expected")
+    generated = walk(code[0])
+    timeline = []
+    for held_bytes, line in generated.timeline:
+        found = _SOURCES.search(line)
+        if not found:
+            continue
+        names = [x.strip() for x in found.group(1).split(",")]
+        hits = [(holds[x][0], holds[x][1], x) for x in names if x in holds]
+        if hits:
+            t, b, x = max(hits)
+            timeline.append({"code": held_bytes, "estimate": b, "time": t, "node": x,
+                             "sources": len(names)})
+    return {"estimate": est, "walk_peak": peak, "walk_agrees": peak == est.backward_peak,
+            "estimate_at": graph.nodes[np.flatnonzero(time == at // 2)[0]].name
+            if (time == at // 2).any() else None,
+            "estimate_held": estimate_held, "code": code[0], "code_peak": generated.peak,
+            "code_start": generated.start, "code_peak_line": generated.peak_line.strip(),
+            "code_held": generated.held_at_peak[:held], "timeline": timeline}
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("key")
+    parser.add_argument("--plans", default=DEFAULT_PLANS)
+    parser.add_argument("--held", type=int, default=24, help="storages listed at each peak")
+    args = parser.parse_args(argv)
+    with open(args.plans) as f:
+        plans = json.load(f)
+    keys = [k for k in plans if k.startswith(args.key)]  # a unique prefix will do
+    if len(keys) != 1:
+        print(f"peak_diff: {len(keys)} plans in {args.plans} match {args.key!r}; one needed "
+              f"(peak_replay.py --rows lists the keys)", file=sys.stderr)
+        return 2
+    key = keys[0]
+    plan = plans[key]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        session = Session(key.split(":")[0])
+    print(key)
+    r = diff(session, plan["saved"], args.held)
+    est = r["estimate"]
+    print(f"estimate  forward {est.forward_peak / MIB:8.3f}  kept {est.kept_bytes / MIB:8.3f}  "
+          f"backward {est.backward_peak / MIB:8.3f} MiB")
+    print(f"measured  forward {plan['measured_forward'] / MIB:8.3f}  kept "
+          f"{plan['measured_kept'] / MIB:8.3f}  backward {plan['measured_backward'] / MIB:8.3f} "
+          f"MiB")
+    if not r["walk_agrees"]:
+        print(f"(the named walk's peak {r['walk_peak']:,} B differs from the estimate's)")
+    print(f"\nestimate's backward peak, at {r['estimate_at']}:")
+    for size, names in r["estimate_held"]:
+        print(f"  {size / MIB:8.3f}  {names}")
+    print(f"\ngenerated backward ({r['code']}): peak {r['code_peak'] / MIB:.3f} MiB (owned "
+          f"arguments {r['code_start'] / MIB:.3f}) at\n  {r['code_peak_line'][:120]}")
+    for name, size in r["code_held"]:
+        print(f"  {size / MIB:8.3f}  {name}")
+    print("\n    code  estimate   time  node (the latest of the kernel's source nodes)")
+    for row in r["timeline"]:
+        print(f"{row['code'] / MIB:8.3f}  {row['estimate'] / MIB:8.3f}  {row['time']:5d}  "
+              f"{row['node']}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
