@@ -8,9 +8,11 @@ the measured peak, forward peak, bytes kept and backward peak); a plan's measure
 on the plan alone, on one torch and one machine. This script captures each model's joint
 graph once (one compile, as ``bench_peak`` does), estimates every stored plan of it with the
 installed ``fusioncut.peak`` and prints the errors, (estimate - measured) / measured: per
-model the mean absolute error, the worst under and over, the share within 10% and the largest
-difference in the bytes kept between the passes; ``--rows`` adds every plan. A change to the estimate's rules is judged here on the plans of every model
-at once, before ``bench_peak`` measures the plans the changed estimate picks.
+model the mean absolute error, the worst under and over, the share within 10%, the largest
+difference in the bytes kept between the passes, and how many plans' estimated backward order
+is not a schedule (a node placed before a value it reads); ``--rows`` adds every plan. A
+change to the estimate's rules is judged here on the plans of every model at once, before
+``bench_peak`` measures the plans the changed estimate picks.
 
 The stored plans (``bench/recorded/peak-cpu-2026-11-27-plans.json``: 107 plans of the seven
 models of docs/budget.md, torch 2.13.0+cpu, measured 2026-11-27) hold for that torch; on
@@ -34,7 +36,7 @@ from common import environment, markdown_table, write_json  # noqa: E402
 from peak_models import MODELS  # noqa: E402
 
 from fusioncut.options import Options  # noqa: E402
-from fusioncut.peak import estimate_peak  # noqa: E402
+from fusioncut.peak import estimate_peak, phase_events  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 DEFAULT_PLANS = os.path.join(HERE, "recorded", "peak-cpu-2026-11-27-plans.json")
@@ -65,6 +67,7 @@ def replay(name: str, plans: dict, session: Session | None = None) -> list[dict]
         saved = np.array(sorted(index[n] for n in plan["saved"]), dtype=np.int64)
         est = estimate_peak(graph, saved)
         rows.append({"key": key, "estimate": est.peak, "measured": plan["measured"],
+                     "late_reads": late_reads(graph, saved),
                      "error": (est.peak - plan["measured"]) / plan["measured"],
                      "forward_error": (est.forward_peak - plan["measured_forward"])
                      / plan["measured_forward"],
@@ -74,11 +77,22 @@ def replay(name: str, plans: dict, session: Session | None = None) -> list[dict]
     return rows
 
 
+def late_reads(graph, saved: np.ndarray) -> int:
+    """Reads the estimate's backward order places before the value they read (0 when the
+    order is a schedule; docs/budget.md: the fused order is not one on some plans)."""
+    _, backward, _ = phase_events(graph, saved)
+    t = backward.time
+    src, dst = graph.edge_src, graph.edge_dst
+    inside = (t[src] >= 0) & (t[dst] >= 0)
+    return int((inside & (t[src] >= t[dst])).sum())
+
+
 def summary(name: str, rows: list[dict]) -> dict:
     err = np.array([r["error"] for r in rows])
     return {"model": name, "plans": len(rows), "mean_abs_error": float(np.abs(err).mean()),
             "worst_under": float(err.min()), "worst_over": float(err.max()),
             "within_10pct": float(np.mean(np.abs(err) <= WITHIN)),
+            "not_a_schedule": sum(r["late_reads"] > 0 for r in rows),
             "kept_difference": max(abs(r["kept_difference"]) for r in rows)}
 
 
@@ -100,12 +114,14 @@ def main(argv=None) -> int:
         results.append({**s, "rows": rows})
         table.append([name, str(s["plans"]), f"{100 * s['mean_abs_error']:.1f}%",
                       f"{100 * s['worst_under']:+.1f}%", f"{100 * s['worst_over']:+.1f}%",
-                      f"{100 * s['within_10pct']:.0f}%", f"{s['kept_difference']:,} B"])
+                      f"{100 * s['within_10pct']:.0f}%", f"{s['kept_difference']:,} B",
+                      str(s["not_a_schedule"])])
         print(" | ".join(table[-1]), flush=True)
         if args.rows:
             for r in sorted(rows, key=lambda r: r["error"]):
+                late = f"  ({r['late_reads']} late reads)" if r["late_reads"] else ""
                 print(f"    {100 * r['error']:+6.1f}%  estimate {r['estimate'] / MIB:7.2f} MiB  "
-                      f"measured {r['measured'] / MIB:7.2f} MiB  {r['key']}")
+                      f"measured {r['measured'] / MIB:7.2f} MiB  {r['key']}{late}")
     if not results:
         print(f"peak_replay: no stored plan of {', '.join(args.models)} in {args.plans}",
               file=sys.stderr)
@@ -113,9 +129,11 @@ def main(argv=None) -> int:
     every = np.concatenate([[r["error"] for r in m["rows"]] for m in results])
     table.append(["all", str(len(every)), f"{100 * np.abs(every).mean():.1f}%",
                   f"{100 * every.min():+.1f}%", f"{100 * every.max():+.1f}%",
-                  f"{100 * np.mean(np.abs(every) <= WITHIN):.0f}%", ""])
+                  f"{100 * np.mean(np.abs(every) <= WITHIN):.0f}%", "",
+                  str(sum(m["not_a_schedule"] for m in results))])
     text = markdown_table(["model", "plans", "mean |error|", "worst under", "worst over",
-                           "within 10%", "kept bytes: largest difference"], table)
+                           "within 10%", "kept bytes: largest difference",
+                           "orders not a schedule"], table)
     print("\n" + text)
     write_json(args.json, {"environment": environment("cpu"), "plans": args.plans,
                            "results": results, "table": text})

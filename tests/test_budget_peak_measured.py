@@ -87,6 +87,7 @@ def test_replay_estimates_the_stored_plans_as_the_measurement_did(gpt):
     assert row["estimate"] == r["estimate"] and row["measured"] == r["measured"]
     assert row["error"] == pytest.approx((r["estimate"] - r["measured"]) / r["measured"])
     assert peak_replay.summary("gpt-tiny", [row])["plans"] == 1
+    assert row["late_reads"] >= 0
 
 
 def test_replay_refuses_a_plan_the_graph_does_not_have(gpt, capsys, tmp_path):
