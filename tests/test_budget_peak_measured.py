@@ -14,8 +14,10 @@ import warnings
 
 import pytest
 import torch
+import torch._inductor.codegen.wrapper as inductor_wrapper
 
 import bench_peak  # noqa: E402  (bench/ is on sys.path: tests/conftest.py)
+import inductor_decisions  # noqa: E402
 import peak_diff  # noqa: E402
 import peak_replay  # noqa: E402
 from budget_peak import Session  # noqa: E402
@@ -178,3 +180,33 @@ def test_peak_diff_refuses_a_key_it_cannot_find(tmp_path, capsys):
     assert peak_diff.main(["gpt:aa", "--plans", str(plans)]) == 2
     assert "2 plans" in capsys.readouterr().err
     assert peak_diff.main(["gpt:b", "--plans", str(plans)]) == 2
+
+
+def test_inductor_decisions_records_its_reorders_and_reuses_then_restores_them(gpt):
+    # bench/inductor_decisions.py: Inductor's reorder_for_peak_memory estimates and its
+    # conditional buffer reuse, recorded during one compile of a plan.
+    before = inductor_wrapper.AllocateLine.should_reuse_buffer
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        d = gpt.plan(Options(memory_budget=0.0))
+    names = sorted(d.graph.nodes[i].name for i in d.saved)
+    with inductor_decisions.recorded() as decisions:
+        peak_diff.compile_plan(gpt, names)
+    assert inductor_wrapper.AllocateLine.should_reuse_buffer is before
+    assert len(decisions.reorders) == 2  # the forward and the backward
+    assert all(orders["baseline"] > 0 and len(orders) == 4 for orders in decisions.reorders)
+    rows = [r for graph in decisions.reuses for r in graph]
+    assert rows and all(r["bytes"] > 0 and r["freed_at"] < r["allocated_at"] for r in rows)
+    # Adjacent nodes always reuse; otherwise a reuse never lifts the peak past the overall.
+    for r in rows:
+        if r["peak_between"] is None:
+            assert r["reused"]
+        else:
+            assert r["reused"] == (r["bytes"] + r["peak_between"] <= r["overall"])
+
+
+def test_inductor_decisions_refuses_a_key_it_cannot_find(tmp_path, capsys):
+    plans = tmp_path / "plans.json"
+    plans.write_text(json.dumps({"gpt:aa1": {}, "gpt:aa2": {}}))
+    assert inductor_decisions.main(["gpt:aa", "--plans", str(plans)]) == 2
+    assert "2 plans" in capsys.readouterr().err
