@@ -33,7 +33,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from budget_peak import Session  # noqa: E402
 from peak_diff import compile_plan  # noqa: E402
-from peak_replay import DEFAULT_PLANS  # noqa: E402
+from peak_replay import DEFAULT_PLANS, stored_plan  # noqa: E402
 
 __all__ = ["Decisions", "recorded", "main"]
 
@@ -110,21 +110,19 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     with open(args.plans) as f:
         plans = json.load(f)
-    keys = [k for k in plans if k.startswith(args.key)]
-    if len(keys) != 1:
-        print(f"inductor_decisions: {len(keys)} plans in {args.plans} match {args.key!r}; one "
-              f"needed (peak_replay.py --rows lists the keys)", file=sys.stderr)
+    found = stored_plan(plans, args.key, "inductor_decisions")
+    if found is None:
         return 2
     if _hooks() is None:
         print("inductor_decisions: this torch's Inductor has no reorder_for_peak_memory "
               "signpost or should_reuse_buffer", file=sys.stderr)
         return 2
-    key = keys[0]
+    key, plan = found
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         session = Session(key.split(":")[0])
     with recorded() as decisions:
-        compile_plan(session, plans[key]["saved"])
+        compile_plan(session, plan["saved"])
     print(key)
     for g, orders in enumerate(decisions.reorders):
         best = min(orders, key=orders.get)

@@ -38,12 +38,12 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from budget_peak import Session, _compiled_step  # noqa: E402
 from inductor_walk import walk  # noqa: E402
-from peak_replay import DEFAULT_PLANS  # noqa: E402
+from peak_replay import DEFAULT_PLANS, stored_plan  # noqa: E402
 
 from fusioncut.emit import build_modules  # noqa: E402
 from fusioncut.graph import JointGraph  # noqa: E402
 from fusioncut.options import Options  # noqa: E402
-from fusioncut.peak import PhaseEvents, estimate_peak, phase_events  # noqa: E402
+from fusioncut.peak import PeakEstimate, PhaseEvents, phase_events  # noqa: E402
 
 __all__ = ["Storage", "compile_plan", "diff", "pooled_storages"]
 
@@ -141,8 +141,8 @@ def diff(session: Session, saved: list[str], held: int = 24) -> dict:
         raise ValueError(f"peak_diff: the plan saves {missing[:3]}, which the captured graph "
                          f"of {session.name} does not have")
     nodes = np.array(sorted(index[n] for n in saved), dtype=np.int64)
-    est = estimate_peak(graph, nodes)
-    _, backward, _ = phase_events(graph, nodes)
+    forward, backward, kept = phase_events(graph, nodes)
+    est = PeakEstimate(forward.peak(), backward.peak(), kept)
     storages = pooled_storages(backward)
     peak, at = _peak(backward, storages)
     name = lambda ids: ", ".join(graph.nodes[i].name for i in ids[-3:])  # noqa: E731
@@ -183,13 +183,10 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     with open(args.plans) as f:
         plans = json.load(f)
-    keys = [k for k in plans if k.startswith(args.key)]  # a unique prefix will do
-    if len(keys) != 1:
-        print(f"peak_diff: {len(keys)} plans in {args.plans} match {args.key!r}; one needed "
-              f"(peak_replay.py --rows lists the keys)", file=sys.stderr)
+    found = stored_plan(plans, args.key, "peak_diff")
+    if found is None:
         return 2
-    key = keys[0]
-    plan = plans[key]
+    key, plan = found
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         session = Session(key.split(":")[0])

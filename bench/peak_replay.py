@@ -36,7 +36,7 @@ from common import environment, markdown_table, write_json  # noqa: E402
 from peak_models import MODELS  # noqa: E402
 
 from fusioncut.options import Options  # noqa: E402
-from fusioncut.peak import estimate_peak, phase_events  # noqa: E402
+from fusioncut.peak import PeakEstimate, phase_events  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 DEFAULT_PLANS = os.path.join(HERE, "recorded", "peak-cpu-2026-11-27-plans.json")
@@ -65,9 +65,10 @@ def replay(name: str, plans: dict, session: Session | None = None) -> list[dict]
             raise ValueError(f"peak_replay: plan {key} saves {missing[:3]}, which the captured "
                              f"graph of {name} does not have (another torch or model?)")
         saved = np.array(sorted(index[n] for n in plan["saved"]), dtype=np.int64)
-        est = estimate_peak(graph, saved)
+        forward, backward, kept = phase_events(graph, saved)
+        est = PeakEstimate(forward.peak(), backward.peak(), kept)
         rows.append({"key": key, "estimate": est.peak, "measured": plan["measured"],
-                     "late_reads": late_reads(graph, saved),
+                     "late_reads": late_reads(graph, backward.time),
                      "error": (est.peak - plan["measured"]) / plan["measured"],
                      "forward_error": (est.forward_peak - plan["measured_forward"])
                      / plan["measured_forward"],
@@ -77,14 +78,24 @@ def replay(name: str, plans: dict, session: Session | None = None) -> list[dict]
     return rows
 
 
-def late_reads(graph, saved: np.ndarray) -> int:
-    """Reads the estimate's backward order places before the value they read (0 when the
-    order is a schedule; docs/budget.md: the fused order is not one on some plans)."""
-    _, backward, _ = phase_events(graph, saved)
-    t = backward.time
+def late_reads(graph, t: np.ndarray) -> int:
+    """Reads a phase's order ``t`` (``PhaseEvents.time``) places before the value they read
+    (0 when the order is a schedule; docs/budget.md: the fused order is not one on some
+    plans)."""
     src, dst = graph.edge_src, graph.edge_dst
     inside = (t[src] >= 0) & (t[dst] >= 0)
     return int((inside & (t[src] >= t[dst])).sum())
+
+
+def stored_plan(plans: dict, key: str, tool: str) -> tuple[str, dict] | None:
+    """The stored plan named ``key`` or by a unique prefix of its key, as (key, plan); None,
+    having said why on stderr, when none or several match."""
+    keys = [k for k in plans if k.startswith(key)]
+    if len(keys) != 1:
+        print(f"{tool}: {len(keys)} plans match {key!r}; one needed (peak_replay.py --rows "
+              f"lists the keys)", file=sys.stderr)
+        return None
+    return keys[0], plans[keys[0]]
 
 
 def summary(name: str, rows: list[dict]) -> dict:
