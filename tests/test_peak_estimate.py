@@ -323,6 +323,15 @@ def test_raise_along_reaches_the_fixpoint_on_any_graph():
         got = fusioncut._core.raise_along(frm, to, value)
         np.testing.assert_array_equal(got, _raised_by_definition(frm, to, value))
         assert got is not value
+    # Edges that mostly rise, then mostly fall (the worklist starts from the other end).
+    for sign in (1, -1):
+        a, b = rng.integers(0, 300, 900), rng.integers(0, 300, 900)
+        lo, hi = np.minimum(a, b), np.maximum(a, b)
+        frm, to = (lo, hi) if sign > 0 else (hi, lo)
+        frm, to = np.concatenate([frm, [5, 7]]), np.concatenate([to, [7, 5]])  # and a cycle
+        value = rng.integers(-3, 50, 300)
+        np.testing.assert_array_equal(fusioncut._core.raise_along(frm, to, value),
+                                      _raised_by_definition(frm, to, value))
 
 
 @pytest.mark.parametrize("args, error, match", [

@@ -138,7 +138,7 @@ class _Gap:
         values = value.tolist()
         self.options: list[list[list[int]]] = []  # per group: the closures (component lists)
         totals = np.zeros(1, dtype=np.int64)
-        self.steps: list[tuple[np.ndarray, np.ndarray]] = []
+        self.steps: list[tuple[np.ndarray, np.ndarray]] = []  # per group: (parent, option)
         for members in groups.values():
             if not any(values[c] for c in members):
                 continue
@@ -156,12 +156,14 @@ class _Gap:
 
     def closure(self, k: int) -> SweepCut:
         """The plan of the ``k``-th reachable total, as a cut (``lam`` NaN)."""
-        chosen = np.zeros(self.count + 1, dtype=bool)
+        picked: list[int] = []
         i = k
         for g in range(len(self.steps) - 1, -1, -1):
             parents, opts = self.steps[g]
-            chosen[self.options[g][int(opts[i])]] = True
-            i = int(parents[i])
+            picked += self.options[g][opts[i]]
+            i = parents[i]
+        chosen = np.zeros(self.count + 1, dtype=bool)
+        chosen[picked] = True
         cin, cout, n = self.cin, self.cout, self.n
         side_in = (cin == -1) | ((cin >= 0) & chosen[np.maximum(cin, 0)])
         side_out = (cout == -1) | ((cout >= 0) & chosen[np.maximum(cout, 0)])

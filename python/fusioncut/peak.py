@@ -164,7 +164,7 @@ def phase_events(graph: JointGraph, saved: np.ndarray, numel: np.ndarray | None 
     base = graph.base
     masks = _masks(graph)
     idx, tensor, reads, ext = masks.idx, masks.tensor, masks.reads, masks.ext
-    merged, target, fusible = masks.merged, masks.target, masks.fusible
+    merged, fusible = masks.merged, masks.fusible
     dst = graph.edge_dst
 
     # Forward: time = graph index.
@@ -175,8 +175,9 @@ def phase_events(graph: JointGraph, saved: np.ndarray, numel: np.ndarray | None 
     written_out[base[away]] = True
     fw_edge = fw[dst] & reads
     fw_time = np.where(fw, idx, -1)
-    fw_written = _written(graph, fw_edge, written_out, fusible, target) & ~merged
-    fw_written |= _stored_on_reuse(graph, fw_edge, fw, fw_written, fusible, merged, fw_time)
+    fw_written = _written(graph, fw_edge, written_out, fusible) & ~merged
+    added, fw_kernel = _stored_on_reuse(graph, fw_edge, fw, fw_written, fusible, merged, fw_time)
+    fw_written |= added
     fw_alloc = fw & tensor & fw_written
     # Offloaded storages no value kept on the device shares: they leave after their last
     # forward use (or at the forward's end, held by torch's sunk wait) and come back later.
@@ -184,9 +185,9 @@ def phase_events(graph: JointGraph, saved: np.ndarray, numel: np.ndarray | None 
     gone[away] = True
     gone &= ~kept & fw_alloc
     held = gone if offloaded is not None and offloaded.hold_forward else np.zeros(n, bool)
-    fw_stored = fw & fusible & fw_written & (base == idx)
-    last_fw = _last_use(graph, fw_edge, _kernel_time(
-        graph, fw & ((fusible & ~(fw_written & (base == idx))) | merged), fw_stored, fw_time))
+    if fw_kernel is None:
+        fw_kernel = _kernels(graph, fw, fw_written, fusible, merged, fw_time)
+    last_fw = _last_use(graph, fw_edge, fw_kernel)
     if offloaded is not None and offloaded.wait_before is not None and len(away):
         # A paced wait holds the device copy until the link has moved it.
         paced = gone[away]
@@ -194,21 +195,22 @@ def phase_events(graph: JointGraph, saved: np.ndarray, numel: np.ndarray | None 
         last_fw[nodes] = np.maximum(last_fw[nodes], offloaded.wait_before[paced] - 1)
 
     # Backward: time = position in (trigger, tangent-dependent last, graph index) order.
-    order = np.lexsort((idx, masks.backward_role, trigger))
-    order = order[bw[order]]
+    order = np.flatnonzero(bw)  # ascending: a stable sort keeps graph order within a key
+    order = order[np.argsort(trigger[order] * 2 + masks.backward_role[order], kind="stable")]
     time = np.full(n, -1, dtype=np.int64)
     time[order] = np.arange(len(order))
     bw_edge = bw[dst] & reads
     keep_to_end = np.zeros(n, dtype=bool)
     keep_to_end[base[graph.bwd_output]] = True
     keep_to_end[base[graph.fwd_output]] = True
-    bw_written = _written(graph, bw_edge, keep_to_end, fusible, target) & ~merged
+    bw_written = _written(graph, bw_edge, keep_to_end, fusible) & ~merged
     bw_stored = bw & fusible & bw_written & (base == idx)
     time = _fused_order(graph, bw, bw_edge, bw_stored, bw & fusible & ~bw_written, time)
-    bw_written |= _stored_on_reuse(graph, bw_edge, bw, bw_written, fusible, merged, time)
-    bw_stored = bw & fusible & bw_written & (base == idx)
-    last_bw = _last_use(graph, bw_edge, _kernel_time(
-        graph, bw & ((fusible & ~(bw_written & (base == idx))) | merged), bw_stored, time))
+    added, bw_kernel = _stored_on_reuse(graph, bw_edge, bw, bw_written, fusible, merged, time)
+    bw_written |= added
+    if bw_kernel is None:
+        bw_kernel = _kernels(graph, bw, bw_written, fusible, merged, time)
+    last_bw = _last_use(graph, bw_edge, bw_kernel)
 
     # Layout copies of inputs: made at the forward's start, handed to the backward when it
     # reads the input, freed after its last use.
@@ -284,6 +286,10 @@ class _Masks:
     heavy: np.ndarray  # int64 1/0: an op whose reuse the C++ backend stores (``_HEAVY``)
     read_value: np.ndarray  # with ``reader``: each distinct (value, node reading it) pair
     reader: np.ndarray  # (``x * x`` reads ``x`` once; ``aten.sym_size`` reads no storage)
+    blocking: np.ndarray  # per edge: its reader cannot fuse its value (``_written``)
+    same_pointwise: np.ndarray  # per edge: pointwise ops at both ends, of one size
+    reduced: np.ndarray  # per edge: a reduction reads it
+    metadata_read: np.ndarray  # per edge: read for its sizes only
 
 
 def _masks(graph: JointGraph) -> _Masks:
@@ -310,7 +316,13 @@ def _masks(graph: JointGraph) -> _Masks:
             computing=np.isin(graph.kind, _COMPUTING),
             output_of=_outputs_of(graph),
             reduction=graph.kind == OpKind.REDUCTION, metadata=graph.kind == OpKind.SYMBOLIC,
-            heavy=np.array(heavy, dtype=np.int64), read_value=pair // n, reader=pair % n)
+            heavy=np.array(heavy, dtype=np.int64), read_value=pair // n, reader=pair % n,
+            blocking=(~graph.consumer_fusible()[dst] | target[dst])
+            & (graph.base[dst] != graph.base[src]),
+            same_pointwise=(graph.numel[src] == graph.numel[dst])
+            & np.isin(graph.kind[src], _COMPUTING) & np.isin(graph.kind[dst], _COMPUTING),
+            reduced=graph.kind[dst] == OpKind.REDUCTION,
+            metadata_read=graph.kind[dst] == OpKind.SYMBOLIC)
     return cached
 
 
@@ -356,11 +368,10 @@ def _fused_order(graph: JointGraph, phase: np.ndarray, edge: np.ndarray, stored:
     pointwise value of their own size (a recomputed GeLU's value for a weight gradient and
     its derivative) run in one kernel, where the last of them would run; nodes that read one
     of them move after that kernel, in their order."""
-    src, dst = graph.edge_src[edge], graph.edge_dst[edge]
-    same = graph.numel[src] == graph.numel[dst]
-    pointwise = _masks(graph).computing
-    link = same & inlined[src] & pointwise[src] & (inlined[dst] | stored[dst]) & pointwise[dst]
-    a, b = src[link], dst[link]
+    all_src, all_dst = graph.edge_src[edge], graph.edge_dst[edge]
+    link = _masks(graph).same_pointwise[edge]
+    link &= inlined[all_src] & (inlined[all_dst] | stored[all_dst])
+    a, b = all_src[link], all_dst[link]
     if not len(a):
         return time
     # Connected components along the links, each labelled by its least node: the fixpoint of
@@ -373,7 +384,6 @@ def _fused_order(graph: JointGraph, phase: np.ndarray, edge: np.ndarray, stored:
     # (a residual stream), not one kernel.
     counts = np.bincount(label[members], minlength=graph.num_nodes)
     members &= counts[label] <= _MAX_FUSED_OUTPUTS
-    all_src, all_dst = graph.edge_src[edge], graph.edge_dst[edge]
     for _ in range(_MAX_FUSED_OUTPUTS):
         if not members.any():
             return time
@@ -394,7 +404,9 @@ def _fused_order(graph: JointGraph, phase: np.ndarray, edge: np.ndarray, stored:
     pushed = (start > time) & ~members
     nodes = np.flatnonzero(phase)
     out = np.full(graph.num_nodes, -1, dtype=np.int64)
-    out[nodes[np.lexsort((time[nodes], pushed[nodes], start[nodes]))]] = np.arange(len(nodes))
+    n = graph.num_nodes  # one key: (start, pushed, time), each below n
+    key = (start[nodes] * 2 + pushed[nodes]) * n + time[nodes]
+    out[nodes[np.argsort(key, kind="stable")]] = np.arange(len(nodes))
     return out
 
 
@@ -414,9 +426,16 @@ def _kernel_time(graph: JointGraph, inlined: np.ndarray, stored: np.ndarray,
     are as many as the longest chain of inlined ops)."""
     src, dst = graph.edge_src, graph.edge_dst
     masks = _masks(graph)
-    active = (inlined[src] | (stored[src] & masks.reduction[dst])) & ~masks.metadata[dst]
-    a, b = src[active], dst[active]
-    return _raise_along(b, a, time)
+    active = (inlined[src] | (stored[src] & masks.reduced)) & ~masks.metadata_read
+    return _raise_along(dst[active], src[active], time)
+
+
+def _kernels(graph: JointGraph, phase: np.ndarray, written: np.ndarray, fusible: np.ndarray,
+             merged: np.ndarray, time: np.ndarray) -> np.ndarray:
+    """``_kernel_time`` of a phase that writes the storages ``written``: the fused ops whose
+    own storage is not written (and the merged matmuls) are inlined, the others stored."""
+    own = written & (graph.base == _masks(graph).idx)
+    return _kernel_time(graph, phase & ((fusible & ~own) | merged), phase & fusible & own, time)
 
 
 def _raise_along(frm: np.ndarray, to: np.ndarray, value: np.ndarray) -> np.ndarray:
@@ -439,8 +458,8 @@ def _last_use(graph: JointGraph, edge: np.ndarray, when: np.ndarray) -> np.ndarr
     return last
 
 
-def _written(graph: JointGraph, edge: np.ndarray, forced: np.ndarray, fusible: np.ndarray,
-             extern_add: np.ndarray) -> np.ndarray:
+def _written(graph: JointGraph, edge: np.ndarray, forced: np.ndarray, fusible: np.ndarray
+             ) -> np.ndarray:
     """bool (n,): storages a phase writes to memory, given the edges ``edge`` it reads along:
     what a fused kernel cannot keep in registers (the output of an op that is no fused
     pointwise op, or a value one of the phase's readers cannot fuse: ``cost.materialized``
@@ -450,15 +469,13 @@ def _written(graph: JointGraph, edge: np.ndarray, forced: np.ndarray, fusible: n
     (unless its C++ backend stores it: ``_stored_on_reuse``)."""
     base = graph.base
     written = ~fusible | (graph.role <= Role.CONSTANT) | forced
-    src, dst = graph.edge_src[edge], graph.edge_dst[edge]
-    blocking = (~graph.consumer_fusible()[dst] | extern_add[dst]) & (base[dst] != base[src])
-    written[base[src[blocking]]] = True
+    written[base[graph.edge_src[edge & _masks(graph).blocking]]] = True
     return written[base]
 
 
 def _stored_on_reuse(graph: JointGraph, edge: np.ndarray, phase: np.ndarray,
                      written: np.ndarray, fusible: np.ndarray, merged: np.ndarray,
-                     time: np.ndarray) -> np.ndarray:
+                     time: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
     """bool (n,): values Inductor's C++ backend stores although every reader could fuse them
     (``StorageBox.should_realize_on_reuse``): a pointwise value with several users whose
     expression, back to the stored values it reads, calls exp, log, sigmoid or tanh (a GeLU's
@@ -466,11 +483,12 @@ def _stored_on_reuse(graph: JointGraph, edge: np.ndarray, phase: np.ndarray,
     more than one kernel (a buffer all of whose readers fuse with its producer stays in
     registers). A stored value ends the expressions that read it, so values are added in
     passes, each taking those whose expression is heavy without reading another value the pass
-    adds. Empty off the CPU."""
+    adds. Empty off the CPU. Returned with the kernel times (``_kernels``) of the phase that
+    also writes them, or None where it did not need them."""
     n = graph.num_nodes
     added = np.zeros(n, dtype=bool)
     if graph.on_accelerator():  # the rule is the C++ backend's
-        return added
+        return added, None
     src, dst = graph.edge_src[edge], graph.edge_dst[edge]
     masks = _masks(graph)
     idx, heavy, reduction = masks.idx, masks.heavy, masks.reduction
@@ -479,8 +497,9 @@ def _stored_on_reuse(graph: JointGraph, edge: np.ndarray, phase: np.ndarray,
     candidate = (phase & masks.computing & fusible & (graph.base == idx)
                  & ~written & (users > 1))
     if not candidate.any():
-        return added
+        return added, None
     stored = written.copy()
+    kernel = None  # the kernel times of ``stored``, once computed
     for _ in range(_MAX_STORE_PASSES):
         through = (phase & fusible & ~stored)[src]  # reads of values still inlined
         new = candidate & ~stored & (_raise_along(src[through], dst[through], heavy) > 0)
@@ -490,9 +509,7 @@ def _stored_on_reuse(graph: JointGraph, edge: np.ndarray, phase: np.ndarray,
         # one: the ones that read a new value read it stored, and are decided next pass.
         through &= ~new[src]
         new &= _raise_along(src[through], dst[through], heavy) > 0
-        own = stored & (graph.base == idx)
-        kernel = _kernel_time(graph, phase & ((fusible & ~own) | merged),
-                              phase & fusible & own, time)
+        kernel = _kernels(graph, phase, stored, fusible, merged, time)
         # A reduction fuses with the pointwise reader of its result (a softmax's sum and
         # division run in one kernel): the kernels that count are the other readers'.
         read = new[src] & ~reduction[dst]
@@ -505,7 +522,8 @@ def _stored_on_reuse(graph: JointGraph, edge: np.ndarray, phase: np.ndarray,
             break
         stored |= new
         added |= new
-    return added
+        kernel = None
+    return added, kernel
 
 
 def _frees(last_use: np.ndarray, mask: np.ndarray, birth: np.ndarray, size: np.ndarray):
