@@ -421,12 +421,22 @@ def _kernel_time(graph: JointGraph, inlined: np.ndarray, stored: np.ndarray,
     whose value stays in registers, a view, a matmul merged into an add) the latest time of
     the kernels that read it. Reads by an inlined node happen there: a storage it reads lives
     until that kernel runs. A ``stored`` fused output is computed again inside a reduction that
-    reads it (Inductor fuses the reduction with its producer's expression), so what it reads
-    lives until that reduction. Propagated along the edges, one level per pass (the passes
-    are as many as the longest chain of inlined ops)."""
+    reads it (Inductor fuses the reduction with its producer's expression: a softmax's sum), so
+    what it reads lives until that reduction; not when another kernel reads the stored output
+    before the reduction runs (a matmul reading a loss gradient whose bias gradient, a column
+    sum, comes later): the output exists by then, and the reduction reads it. A fixpoint
+    along the edges (``_raise_along``)."""
     src, dst = graph.edge_src, graph.edge_dst
     masks = _masks(graph)
-    active = (inlined[src] | (stored[src] & masks.reduced)) & ~masks.metadata_read
+    reduced = stored[src] & masks.reduced & ~masks.metadata_read
+    if reduced.any():
+        # The earliest read of each stored output by a kernel of its own, not a reduction.
+        read = stored[src] & ~masks.reduced & ~masks.metadata_read & ~inlined[dst] \
+            & (time[dst] >= 0)
+        first = np.full(graph.num_nodes, np.iinfo(np.int64).max, dtype=np.int64)
+        np.minimum.at(first, src[read], time[dst[read]])
+        reduced &= time[dst] <= first[src]
+    active = (inlined[src] & ~masks.metadata_read) | reduced
     return _raise_along(dst[active], src[active], time)
 
 
