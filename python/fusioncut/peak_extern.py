@@ -181,6 +181,9 @@ def _cuda_attention_backward(node: fx.Node, row_block: int, head_block: int,
     return int(rows * (_ACCUM_BYTES * padded + extra_row)) + query_copies * _nbytes(q)
 
 
+_SYMBOLIC, _VIEW = int(OpKind.SYMBOLIC), int(OpKind.VIEW)  # plain ints: compared per user
+
+
 def _merged_add(graph: JointGraph, i: int) -> int:
     """The add Inductor merges matmul ``i`` into (``addmm``), or -1: the matmul's only user is
     an ``aten.add`` of two tensors, directly or through views that cancel (a transpose of a
@@ -189,13 +192,13 @@ def _merged_add(graph: JointGraph, i: int) -> int:
     mine = graph.nodes[i].meta.get("val")
     if not isinstance(mine, torch.Tensor):
         return -1
-    at = i
+    at, kind = i, graph.kind
     while True:
-        users = [u for u in graph.users(at).tolist() if graph.kind[u] != OpKind.SYMBOLIC]
+        users = [u for u in graph.users(at).tolist() if kind[u] != _SYMBOLIC]
         if len(users) != 1:
             return -1
         j = users[0]
-        if graph.kind[j] != OpKind.VIEW:
+        if kind[j] != _VIEW:
             break
         at = j
     add = graph.nodes[j]
