@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import json
 import os
 import sys
 import warnings
@@ -108,9 +107,7 @@ def main(argv=None) -> int:
     parser.add_argument("key")
     parser.add_argument("--plans", default=DEFAULT_PLANS)
     args = parser.parse_args(argv)
-    with open(args.plans) as f:
-        plans = json.load(f)
-    found = stored_plan(plans, args.key, "inductor_decisions")
+    found = stored_plan(args.plans, args.key, "inductor_decisions")
     if found is None:
         return 2
     if _hooks() is None:

@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import argparse
 import copy
-import json
 import os
 import re
 import sys
@@ -181,9 +180,7 @@ def main(argv=None) -> int:
     parser.add_argument("--plans", default=DEFAULT_PLANS)
     parser.add_argument("--held", type=int, default=24, help="storages listed at each peak")
     args = parser.parse_args(argv)
-    with open(args.plans) as f:
-        plans = json.load(f)
-    found = stored_plan(plans, args.key, "peak_diff")
+    found = stored_plan(args.plans, args.key, "peak_diff")
     if found is None:
         return 2
     key, plan = found

@@ -87,9 +87,12 @@ def late_reads(graph, t: np.ndarray) -> int:
     return int((inside & (t[src] >= t[dst])).sum())
 
 
-def stored_plan(plans: dict, key: str, tool: str) -> tuple[str, dict] | None:
-    """The stored plan named ``key`` or by a unique prefix of its key, as (key, plan); None,
-    having said why on stderr, when none or several match."""
+def stored_plan(path: str, key: str, tool: str) -> tuple[str, dict] | None:
+    """The plan stored in the file ``path`` (``bench_peak.py --cache``) named ``key`` or by a
+    unique prefix of its key, as (key, plan); None, having said why on stderr, when none or
+    several match."""
+    with open(path) as f:
+        plans = json.load(f)
     keys = [k for k in plans if k.startswith(key)]
     if len(keys) != 1:
         print(f"{tool}: {len(keys)} plans match {key!r}; one needed (peak_replay.py --rows "

@@ -276,20 +276,17 @@ class _Masks:
     reads: np.ndarray  # per edge: reads the storage (aten.sym_size reads metadata only)
     ext: ExternMemory  # peak_extern.extern_memory
     merged: np.ndarray  # a matmul Inductor runs inside the add that follows it
-    target: np.ndarray  # that add
     fusible: np.ndarray  # _fusible, less the adds that become an addmm (extern kernels)
     backward_role: np.ndarray  # a node of the backward's roles
     computing: np.ndarray  # a pointwise or random op (``_COMPUTING``)
     output_of: np.ndarray  # the op of several outputs a getitem takes one from, else -1
     reduction: np.ndarray  # a reduction
-    metadata: np.ndarray  # reads only a tensor's sizes (``aten.sym_size``)
     heavy: np.ndarray  # int64 1/0: an op whose reuse the C++ backend stores (``_HEAVY``)
     read_value: np.ndarray  # with ``reader``: each distinct (value, node reading it) pair
     reader: np.ndarray  # (``x * x`` reads ``x`` once; ``aten.sym_size`` reads no storage)
     blocking: np.ndarray  # per edge: its reader cannot fuse its value (``_written``)
     same_pointwise: np.ndarray  # per edge: pointwise ops at both ends, of one size
     reduced: np.ndarray  # per edge: a reduction reads it
-    metadata_read: np.ndarray  # per edge: read for its sizes only
 
 
 def _masks(graph: JointGraph) -> _Masks:
@@ -310,19 +307,18 @@ def _masks(graph: JointGraph) -> _Masks:
             idx=idx,
             tensor=(graph.value == Value.TENSOR) & (graph.base == idx)
             & (graph.role > Role.CONSTANT),
-            reads=reads, ext=ext, merged=merged, target=target,
+            reads=reads, ext=ext, merged=merged,
             fusible=_fusible(graph) & ~target,
             backward_role=np.isin(graph.role, BACKWARD_ROLES),
             computing=np.isin(graph.kind, _COMPUTING),
             output_of=_outputs_of(graph),
-            reduction=graph.kind == OpKind.REDUCTION, metadata=graph.kind == OpKind.SYMBOLIC,
+            reduction=graph.kind == OpKind.REDUCTION,
             heavy=np.array(heavy, dtype=np.int64), read_value=pair // n, reader=pair % n,
             blocking=(~graph.consumer_fusible()[dst] | target[dst])
             & (graph.base[dst] != graph.base[src]),
             same_pointwise=(graph.numel[src] == graph.numel[dst])
             & np.isin(graph.kind[src], _COMPUTING) & np.isin(graph.kind[dst], _COMPUTING),
-            reduced=graph.kind[dst] == OpKind.REDUCTION,
-            metadata_read=graph.kind[dst] == OpKind.SYMBOLIC)
+            reduced=graph.kind[dst] == OpKind.REDUCTION)
     return cached
 
 
@@ -428,15 +424,14 @@ def _kernel_time(graph: JointGraph, inlined: np.ndarray, stored: np.ndarray,
     along the edges (``_raise_along``)."""
     src, dst = graph.edge_src, graph.edge_dst
     masks = _masks(graph)
-    reduced = stored[src] & masks.reduced & ~masks.metadata_read
+    reduced = stored[src] & masks.reduced & masks.reads
     if reduced.any():
         # The earliest read of each stored output by a kernel of its own, not a reduction.
-        read = stored[src] & ~masks.reduced & ~masks.metadata_read & ~inlined[dst] \
-            & (time[dst] >= 0)
+        read = stored[src] & ~masks.reduced & masks.reads & ~inlined[dst] & (time[dst] >= 0)
         first = np.full(graph.num_nodes, np.iinfo(np.int64).max, dtype=np.int64)
         np.minimum.at(first, src[read], time[dst[read]])
         reduced &= time[dst] <= first[src]
-    active = (inlined[src] & ~masks.metadata_read) | reduced
+    active = (inlined[src] & masks.reads) | reduced
     return _raise_along(dst[active], src[active], time)
 
 
