@@ -9,6 +9,7 @@
 #include <pybind11/stl.h>
 
 #include <algorithm>
+#include <limits>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -17,6 +18,7 @@
 #include <vector>
 
 #include "input.h"
+#include "peak_walk.h"
 #include "min_cut.h"
 #include "node_cut.h"
 #include "phases.h"
@@ -195,42 +197,68 @@ BoundNodeCutResult solve_bound(BoundNodeCutGraph& self, const Int64Array& weight
                             py::str(algorithm_name(result.algorithm))};
 }
 
+// The joint graph's users in CSR form, as the peak walks read them: user_ptr runs from 0 to
+// len(user_dst) without decreasing, and every user lies above its node and below n (a
+// topological order, so one sweep reaches each fixpoint). Raises naming `function`.
+void check_users(const char* function, const Int64Array& user_ptr, const Int64Array& user_dst,
+                 int64_t n) {
+  check_one_dimensional(function, "user_ptr", user_ptr);
+  check_one_dimensional(function, "user_dst", user_dst);
+  const std::string name(function);
+  if (user_ptr.size() != n + 1) {
+    throw py::value_error(name + ": user_ptr has " + std::to_string(user_ptr.size()) +
+                          " entries for " + std::to_string(n) + " nodes (want n + 1)");
+  }
+  const int64_t* ptr = user_ptr.data();
+  const int64_t* dst = user_dst.data();
+  if (ptr[0] != 0 || ptr[n] != user_dst.size()) {
+    throw py::value_error(name + ": user_ptr must run from 0 to len(user_dst) = " +
+                          std::to_string(user_dst.size()));
+  }
+  for (int64_t i = 0; i < n; ++i) {
+    if (ptr[i + 1] < ptr[i] || ptr[i + 1] > user_dst.size()) {
+      throw py::value_error(name + ": user_ptr must not decrease nor pass len(user_dst) "
+                            "(node " + std::to_string(i) + ")");
+    }
+    for (int64_t e = ptr[i]; e < ptr[i + 1]; ++e) {
+      if (dst[e] <= i || dst[e] >= n) {
+        throw py::value_error(name + ": user " + std::to_string(dst[e]) + " of node " +
+                              std::to_string(i) + " is not in (" + std::to_string(i) + ", " +
+                              std::to_string(n) + "): nodes must be in topological order");
+      }
+    }
+  }
+}
+
+// A one-dimensional mask of `length` entries, as bytes; raises naming the argument.
+const uint8_t* mask_of(const char* function, const char* argument,
+                       const py::array_t<bool, py::array::c_style>& mask, int64_t length,
+                       const char* what) {
+  if (mask.ndim() != 1 || mask.size() != length) {
+    throw py::value_error(std::string(function) + ": " + argument + " must be a bool array of " +
+                          std::to_string(length) + " entries (one per " + what + "), got " +
+                          std::to_string(mask.size()));
+  }
+  return reinterpret_cast<const uint8_t*>(mask.data());
+}
+
 // _core.phase_split: validates the CSR users (each above its node, so the reverse sweep reads
 // only what it has written) and runs fusioncut::phase_split holding the GIL (microseconds).
 py::tuple phase_split_bound(const Int64Array& user_ptr, const Int64Array& user_dst,
                             const py::array_t<uint8_t, py::array::c_style>& bits,
                             const py::array_t<bool, py::array::c_style>& saved) {
   const char* kFunction = "phase_split";
-  check_one_dimensional(kFunction, "user_ptr", user_ptr);
-  check_one_dimensional(kFunction, "user_dst", user_dst);
   if (bits.ndim() != 1 || saved.ndim() != 1) {
     throw py::type_error("phase_split: bits and saved must be one-dimensional");
   }
   const int64_t n = bits.size();
-  if (saved.size() != n || user_ptr.size() != n + 1) {
+  if (saved.size() != n) {
     throw py::value_error("phase_split: bits has " + std::to_string(n) + " nodes, saved " +
-                          std::to_string(saved.size()) + ", user_ptr " +
-                          std::to_string(user_ptr.size()) + " entries (want n + 1)");
+                          std::to_string(saved.size()));
   }
+  check_users(kFunction, user_ptr, user_dst, n);
   const int64_t* ptr = user_ptr.data();
   const int64_t* dst = user_dst.data();
-  if (ptr[0] != 0 || ptr[n] != user_dst.size()) {
-    throw py::value_error("phase_split: user_ptr must run from 0 to len(user_dst) = " +
-                          std::to_string(user_dst.size()));
-  }
-  for (int64_t i = 0; i < n; ++i) {
-    if (ptr[i + 1] < ptr[i] || ptr[i + 1] > user_dst.size()) {
-      throw py::value_error("phase_split: user_ptr must not decrease nor pass len(user_dst) "
-                            "(node " + std::to_string(i) + ")");
-    }
-    for (int64_t e = ptr[i]; e < ptr[i + 1]; ++e) {
-      if (dst[e] <= i || dst[e] >= n) {
-        throw py::value_error("phase_split: user " + std::to_string(dst[e]) + " of node " +
-                              std::to_string(i) + " is not in (" + std::to_string(i) + ", " +
-                              std::to_string(n) + "): nodes must be in topological order");
-      }
-    }
-  }
   BoolArray fw(n), bw(n);
   Int64Array trigger(n);
   fusioncut::phase_split(n, ptr, dst, bits.data(),
@@ -238,6 +266,130 @@ py::tuple phase_split_bound(const Int64Array& user_ptr, const Int64Array& user_d
                          reinterpret_cast<uint8_t*>(fw.mutable_data()),
                          reinterpret_cast<uint8_t*>(bw.mutable_data()), trigger.mutable_data());
   return py::make_tuple(std::move(fw), std::move(bw), std::move(trigger));
+}
+
+using BoolMask = py::array_t<bool, py::array::c_style>;
+
+void check_nodes(const char* function, const char* argument, const Int64Array& a, int64_t n,
+                 int64_t low, int64_t high) {
+  check_one_dimensional(function, argument, a);
+  if (a.size() != n) {
+    throw py::value_error(std::string(function) + ": " + argument + " has " +
+                          std::to_string(a.size()) + " entries for " + std::to_string(n) +
+                          " nodes");
+  }
+  for (int64_t i = 0; i < n; ++i) {
+    if (a.data()[i] < low || a.data()[i] >= high) {
+      throw py::value_error(std::string(function) + ": " + argument + "[" +
+                            std::to_string(i) + "] = " + std::to_string(a.data()[i]) +
+                            " is outside [" + std::to_string(low) + ", " +
+                            std::to_string(high) + ")");
+    }
+  }
+}
+
+template <typename T>
+std::vector<T> copy_of(const py::array_t<T, py::array::c_style>& a) {
+  return std::vector<T>(a.data(), a.data() + a.size());
+}
+
+std::vector<uint8_t> mask_copy(const char* argument, const BoolMask& mask, int64_t length,
+                               const char* what) {
+  const uint8_t* data = mask_of("PeakGraph", argument, mask, length, what);
+  return std::vector<uint8_t>(data, data + length);
+}
+
+// _core.PeakGraph: the facts of a joint graph the peak walk reads, validated and copied once
+// per graph (fusioncut.peak._Masks).
+fusioncut::PeakGraph make_peak_graph(
+    const Int64Array& user_ptr, const Int64Array& user_dst, const BoolMask& reads,
+    const BoolMask& reduced, const BoolMask& same, const BoolMask& blocking,
+    const Int64Array& base, const Int64Array& output_of, const Int64Array& layout_copy,
+    const Int64Array& workspace, const BoolMask& tensor, const BoolMask& fusible,
+    const BoolMask& merged, const BoolMask& computing, const BoolMask& heavy,
+    const BoolMask& reduction, const BoolMask& backward_role, const BoolMask& input,
+    const BoolMask& fwd_output, const BoolMask& bwd_output, bool cpu_rules,
+    int max_store_passes, int max_fused_outputs) {
+  const char* kFunction = "PeakGraph";
+  check_one_dimensional(kFunction, "base", base);
+  const int64_t n = base.size();
+  check_users(kFunction, user_ptr, user_dst, n);
+  check_nodes(kFunction, "base", base, n, 0, n);
+  check_nodes(kFunction, "output_of", output_of, n, -1, n);
+  const int64_t most = std::numeric_limits<int64_t>::max();
+  check_nodes(kFunction, "layout_copy", layout_copy, n, 0, most);
+  check_nodes(kFunction, "workspace", workspace, n, 0, most);
+  if (max_store_passes < 0 || max_fused_outputs < 0) {
+    throw py::value_error("PeakGraph: max_store_passes and max_fused_outputs must be >= 0");
+  }
+  const int64_t m = user_dst.size();
+  fusioncut::PeakGraph g;
+  g.n = n;
+  g.ptr = copy_of(user_ptr);
+  g.dst = copy_of(user_dst);
+  g.reads = mask_copy("reads", reads, m, "edge");
+  g.reduced = mask_copy("reduced", reduced, m, "edge");
+  g.same = mask_copy("same", same, m, "edge");
+  g.blocking = mask_copy("blocking", blocking, m, "edge");
+  g.base = copy_of(base);
+  g.output_of = copy_of(output_of);
+  g.layout_copy = copy_of(layout_copy);
+  g.workspace = copy_of(workspace);
+  g.tensor = mask_copy("tensor", tensor, n, "node");
+  g.fusible = mask_copy("fusible", fusible, n, "node");
+  g.merged = mask_copy("merged", merged, n, "node");
+  g.computing = mask_copy("computing", computing, n, "node");
+  g.heavy = mask_copy("heavy", heavy, n, "node");
+  g.reduction = mask_copy("reduction", reduction, n, "node");
+  g.backward_role = mask_copy("backward_role", backward_role, n, "node");
+  g.input = mask_copy("input", input, n, "node");
+  g.fwd_output = mask_copy("fwd_output", fwd_output, n, "node");
+  g.bwd_output = mask_copy("bwd_output", bwd_output, n, "node");
+  g.cpu_rules = cpu_rules;
+  g.max_store_passes = max_store_passes;
+  g.max_fused_outputs = max_fused_outputs;
+  return g;
+}
+
+BoolArray bool_numpy(const std::vector<uint8_t>& values) {
+  BoolArray array(static_cast<py::ssize_t>(values.size()));
+  std::copy(values.begin(), values.end(), reinterpret_cast<uint8_t*>(array.mutable_data()));
+  return array;
+}
+
+py::tuple phase_tuple(const fusioncut::WalkPhase& p) {
+  return py::make_tuple(to_numpy(p.time), to_numpy(p.alloc_node), to_numpy(p.alloc_t),
+                        to_numpy(p.alloc_s), bool_numpy(p.in_place), to_numpy(p.free_node),
+                        to_numpy(p.free_t), to_numpy(p.free_s), to_numpy(p.work_node),
+                        to_numpy(p.work_t), to_numpy(p.work_s));
+}
+
+// PeakGraph.walk: validates one plan's arrays and runs fusioncut::peak_walk.
+py::tuple peak_walk_bound(const fusioncut::PeakGraph& g, const BoolMask& fw,
+                          const BoolMask& bw, const Int64Array& trigger, const BoolMask& saved,
+                          const BoolMask& away, bool offloaded, bool hold_forward,
+                          const Int64Array& wait_node, const Int64Array& wait_before,
+                          const Int64Array& size) {
+  const char* kFunction = "PeakGraph.walk";
+  const int64_t n = g.n;
+  check_nodes(kFunction, "trigger", trigger, n, 0, n);
+  check_nodes(kFunction, "size", size, n, 0, std::numeric_limits<int64_t>::max());
+  check_one_dimensional(kFunction, "wait_node", wait_node);
+  check_one_dimensional(kFunction, "wait_before", wait_before);
+  check_equal_lengths(kFunction, "wait_node", wait_node, "wait_before", wait_before, "waits");
+  for (int64_t k = 0; k < wait_node.size(); ++k) {
+    if (wait_node.data()[k] < 0 || wait_node.data()[k] >= n) {
+      throw py::value_error("PeakGraph.walk: wait_node[" + std::to_string(k) +
+                            "] is not a node in [0, " + std::to_string(n) + ")");
+    }
+  }
+  const fusioncut::WalkResult r = fusioncut::peak_walk(
+      g, mask_of(kFunction, "fw", fw, n, "node"), mask_of(kFunction, "bw", bw, n, "node"),
+      trigger.data(), mask_of(kFunction, "saved", saved, n, "node"),
+      mask_of(kFunction, "away", away, n, "node"), offloaded, hold_forward, wait_node.size(),
+      wait_node.data(), wait_before.data(), size.data());
+  return py::make_tuple(phase_tuple(r.forward), phase_tuple(r.backward), r.kept,
+                        to_numpy(r.reload_node), to_numpy(r.reload_use));
 }
 
 // _core.raise_along: validates the edges (int64, equal lengths, every end a node of value)
@@ -450,6 +602,35 @@ PYBIND11_MODULE(_core, m) {
         "value (int64 per node) raised until value[to[e]] >= value[from_[e]] on every edge "
         "(int64 arrays of equal length, ends in [0, len(value))): the least such values "
         "above the given ones, as a new array (fusioncut.peak's kernel times).");
+
+  py::class_<fusioncut::PeakGraph>(
+      m, "PeakGraph",
+      "The facts of a joint graph the peak walk reads (fusioncut.peak._Masks), validated and "
+      "copied once per graph: users in CSR form (int64, each above its node), bool per edge "
+      "(reads, reduced, same, blocking), per node base, output_of, layout_copy, workspace "
+      "(int64) and masks.")
+      .def(py::init(&make_peak_graph), py::arg("user_ptr").noconvert(),
+           py::arg("user_dst").noconvert(), py::arg("reads").noconvert(),
+           py::arg("reduced").noconvert(), py::arg("same").noconvert(),
+           py::arg("blocking").noconvert(), py::arg("base").noconvert(),
+           py::arg("output_of").noconvert(), py::arg("layout_copy").noconvert(),
+           py::arg("workspace").noconvert(), py::arg("tensor").noconvert(),
+           py::arg("fusible").noconvert(), py::arg("merged").noconvert(),
+           py::arg("computing").noconvert(), py::arg("heavy").noconvert(),
+           py::arg("reduction").noconvert(), py::arg("backward_role").noconvert(),
+           py::arg("input").noconvert(), py::arg("fwd_output").noconvert(),
+           py::arg("bwd_output").noconvert(), py::arg("cpu_rules"),
+           py::arg("max_store_passes"), py::arg("max_fused_outputs"))
+      .def_property_readonly("num_nodes", [](const fusioncut::PeakGraph& g) { return g.n; })
+      .def("walk", &peak_walk_bound, py::arg("fw").noconvert(), py::arg("bw").noconvert(),
+           py::arg("trigger").noconvert(), py::arg("saved").noconvert(),
+           py::arg("away").noconvert(), py::arg("offloaded"), py::arg("hold_forward"),
+           py::arg("wait_node").noconvert(), py::arg("wait_before").noconvert(),
+           py::arg("size").noconvert(),
+           "One plan's walk (fusioncut.peak.phase_events): bool phases, int64 trigger, bool "
+           "saved and offloaded masks, the paced waits (node, node before which the forward "
+           "waits) and int64 bytes per node; returns (forward, backward, kept bytes, reloaded "
+           "nodes, their first backward uses), each phase the arrays of a PhaseEvents.");
 
   m.def("pooled_peak", &pooled_peak_bound, py::arg("alloc_t").noconvert(),
         py::arg("alloc_s").noconvert(), py::arg("in_place").noconvert(),

@@ -5,6 +5,8 @@ TypeError, nothing is converted), copies and validates them while it holds the G
 releases the GIL to solve its copy.
 """
 
+from typing import Any
+
 import numpy as np
 import numpy.typing as npt
 
@@ -112,6 +114,54 @@ def raise_along(
     from_: npt.NDArray[np.int64], to: npt.NDArray[np.int64], value: npt.NDArray[np.int64]
 ) -> npt.NDArray[np.int64]:
     """value raised until value[to[e]] >= value[from_[e]] on every edge, as a new array."""
+
+class PeakGraph:
+    """The facts of a joint graph the peak walk reads, validated and copied once."""
+
+    def __init__(
+        self,
+        user_ptr: npt.NDArray[np.int64],
+        user_dst: npt.NDArray[np.int64],
+        reads: npt.NDArray[np.bool_],
+        reduced: npt.NDArray[np.bool_],
+        same: npt.NDArray[np.bool_],
+        blocking: npt.NDArray[np.bool_],
+        base: npt.NDArray[np.int64],
+        output_of: npt.NDArray[np.int64],
+        layout_copy: npt.NDArray[np.int64],
+        workspace: npt.NDArray[np.int64],
+        tensor: npt.NDArray[np.bool_],
+        fusible: npt.NDArray[np.bool_],
+        merged: npt.NDArray[np.bool_],
+        computing: npt.NDArray[np.bool_],
+        heavy: npt.NDArray[np.bool_],
+        reduction: npt.NDArray[np.bool_],
+        backward_role: npt.NDArray[np.bool_],
+        input: npt.NDArray[np.bool_],
+        fwd_output: npt.NDArray[np.bool_],
+        bwd_output: npt.NDArray[np.bool_],
+        cpu_rules: bool,
+        max_store_passes: int,
+        max_fused_outputs: int,
+    ) -> None: ...
+    @property
+    def num_nodes(self) -> int: ...
+    def walk(
+        self,
+        fw: npt.NDArray[np.bool_],
+        bw: npt.NDArray[np.bool_],
+        trigger: npt.NDArray[np.int64],
+        saved: npt.NDArray[np.bool_],
+        away: npt.NDArray[np.bool_],
+        offloaded: bool,
+        hold_forward: bool,
+        wait_node: npt.NDArray[np.int64],
+        wait_before: npt.NDArray[np.int64],
+        size: npt.NDArray[np.int64],
+    ) -> tuple[tuple[npt.NDArray[Any], ...], tuple[npt.NDArray[Any], ...], int,
+               npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+        """One plan's walk: (forward events, backward events, kept bytes, reloaded nodes,
+        their first backward uses)."""
 
 class NodeCutGraph:
     def __init__(

@@ -30,6 +30,7 @@ saving costs is ``cost.py``. The sizes of a node are ``value_size(val)``, a func
 from __future__ import annotations
 
 import enum
+import operator
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -163,11 +164,17 @@ class JointGraph:
 
     def on_accelerator(self) -> bool:
         """Whether any tensor of the graph lives on an accelerator (a GPU graph may also hold
-        CPU scalars; fake tensors on ``meta`` count as the CPU), computed once."""
+        CPU scalars; fake tensors on ``meta`` count as the CPU), computed once. An ATen or prims
+        op computes its tensors where the tensors it reads live unless it is given a device,
+        so only the nodes that can place a tensor are looked at (a tensor's device costs a
+        microsecond to read): inputs, ops that read no tensor, ops that take a device, and ops
+        outside those namespaces (custom and higher-order ops; ``_device_origin``)."""
         cached = self.__dict__.get("_on_accelerator")
         if cached is None:
-            cached = any(getattr(getattr(node.meta.get("val"), "device", None), "type", "cpu")
-                         not in ("cpu", "meta") for node in self.nodes)
+            inputs, origin = self.inputs, _device_origin
+            cached = any(_device_type(node) not in ("cpu", "meta")
+                         for i, node in enumerate(self.nodes)
+                         if node.op != "call_function" or not inputs[i] or origin(node.target))
             self.__dict__["_on_accelerator"] = cached
         return cached
 
@@ -350,6 +357,28 @@ class JointGraph:
             inputs=inputs, num_fwd_outputs=num_fwd_outputs, unsupported=unsupported,
             annotated=annotated, memory_budget=memory_budget, budget_conflict=budget_conflict,
         )
+
+
+def _device_type(node: fx.Node) -> str:
+    return getattr(getattr(node.meta.get("val"), "device", None), "type", "cpu")
+
+
+_ORIGIN: dict = {}
+
+
+def _device_origin(target) -> bool:
+    """Whether a call of ``target`` may place its outputs on a device other than its inputs':
+    an ATen or prims operator that takes a device (``_to_copy``, ``device_put``, a factory),
+    or any other callable but ``operator.getitem`` (cached per target)."""
+    found = _ORIGIN.get(target)
+    if found is None:
+        if getattr(target, "namespace", None) in ("aten", "prims"):
+            schema = getattr(target, "_schema", None)
+            found = schema is None or any("Device" in str(a.type) for a in schema.arguments)
+        else:
+            found = target is not operator.getitem
+        _ORIGIN[target] = found
+    return found
 
 
 # Plain ints for the per-node loops: IntEnum member access costs a metaclass lookup.
