@@ -212,8 +212,9 @@ def _build_walker(graph: JointGraph) -> _core.PeakGraph:
     target[ext.addmm[merged]] = True
     src, dst = graph.edge_src, graph.edge_dst
     computing = np.isin(graph.kind, _COMPUTING)
-    heavy = [node.op == "call_function" and graph.op_name(i) in _HEAVY
-             for i, node in enumerate(graph.nodes)]
+    heavy = np.zeros(n, dtype=bool)
+    for i in np.flatnonzero(computing).tolist():  # exp, log, sigmoid, tanh: pointwise ops
+        heavy[i] = graph.op_name(i) in _HEAVY
     return _core.PeakGraph(
         graph.user_ptr, graph.edge_dst,
         reads=graph.kind[dst] != OpKind.SYMBOLIC,  # aten.sym_size reads metadata only
@@ -225,7 +226,7 @@ def _build_walker(graph: JointGraph) -> _core.PeakGraph:
         layout_copy=_int64(ext.layout_copy), workspace=_int64(ext.workspace),
         tensor=(graph.value == Value.TENSOR) & (graph.base == idx) & (graph.role > Role.CONSTANT),
         fusible=graph.producer_fusible() & ~target, merged=merged, computing=computing,
-        heavy=np.array(heavy, dtype=bool), reduction=graph.kind == OpKind.REDUCTION,
+        heavy=heavy, reduction=graph.kind == OpKind.REDUCTION,
         backward_role=np.isin(graph.role, BACKWARD_ROLES), input=graph.role <= Role.CONSTANT,
         fwd_output=_bool(graph.fwd_output), bwd_output=_bool(graph.bwd_output),
         cpu_rules=not graph.on_accelerator(),  # store on reuse is the C++ backend's rule
