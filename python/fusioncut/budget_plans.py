@@ -43,7 +43,7 @@ from fusioncut.policy import BUDGET_LIFTS, Policy
 from fusioncut.recompute import RecomputeModel
 
 __all__ = ["BudgetNetwork", "Evaluator", "FrontierPoint", "SweepCut", "budget_network",
-           "saved_activation_bytes", "storage_bytes", "sweep"]
+           "members", "saved_activation_bytes", "storage_bytes", "sweep"]
 
 _MAX_SOLVES = 400
 _NONE = np.zeros(0, dtype=np.int64)
@@ -176,8 +176,8 @@ class BudgetNetwork:
             first = n + len(self.priced)
             chains = cut_nodes[cut_nodes >= first] - first
             if len(chains):
-                offloaded = np.setdiff1d(self.offload.nodes[chains], kept).astype(np.int64)
-        saved = np.union1d(kept, offloaded) if len(offloaded) else kept  # kept is ascending
+                offloaded = members(n, self.offload.nodes[chains], but=kept)
+        saved = members(n, kept, offloaded) if len(offloaded) else kept  # kept is ascending
         return SweepCut(saved=saved.astype(np.int64), side_in=side_in[:n],
                         side_out=side_out[:n], lam=lam, offloaded=offloaded)
 
@@ -185,7 +185,8 @@ class BudgetNetwork:
         """``(w, r)``: the cut's value at ``lam`` is ``w + lam x r`` (storage weight of what it
         keeps on the device; recompute and transfer prices at ``lam = 1``)."""
         price_of = self._price_of()
-        kept = np.setdiff1d(cut.saved, cut.offloaded) if len(cut.offloaded) else cut.saved
+        kept = members(self.graph.num_nodes, cut.saved, but=cut.offloaded) \
+            if len(cut.offloaded) else cut.saved
         w = int(storage_w[kept].sum())
         r = int(price_of[~cut.side_in].sum())
         if len(cut.offloaded):
@@ -240,7 +241,9 @@ def saved_activation_bytes(graph: JointGraph, saved: np.ndarray, static: np.ndar
     keep = (graph.value[saved] == Value.TENSOR) & (graph.role[base] > Role.CONSTANT) \
         & ~static[base]
     nbytes = graph.nbytes if nbytes is None else nbytes
-    return int(nbytes[np.unique(base[keep])].sum())
+    counted = np.zeros(graph.num_nodes, dtype=bool)
+    counted[base[keep]] = True
+    return int(nbytes[counted].sum())
 
 
 class Evaluator:
@@ -278,8 +281,9 @@ class Evaluator:
             saved = saved[read[saved]]
             split = phases(graph, saved)
         again = recomputed(graph, saved, split)
-        away = _NONE if not len(offloaded) else np.intersect1d(offloaded, saved).astype(np.int64)
-        kept = np.setdiff1d(saved, away) if len(away) else saved
+        n = graph.num_nodes
+        away = _NONE if not len(offloaded) else members(n, offloaded, within=saved)
+        kept = members(n, saved, but=away) if len(away) else saved
         extra: dict = {}
         values = None
         if len(away):
@@ -337,3 +341,19 @@ def sweep(bnet: BudgetNetwork, storage_w: np.ndarray, limit: int, lam_lo: float 
     between(run(lam_lo), run(lam_hi))
     cuts = sorted(found.values(), key=lambda e: (e[1], -e[2]))
     return [c for c, _, _ in cuts], solves
+
+
+def members(n: int, *sets: np.ndarray, but: np.ndarray = _NONE,
+             within: np.ndarray | None = None) -> np.ndarray:
+    """int64, ascending and unique: the nodes (of ``n``) in any of ``sets``, not in ``but``
+    and, given ``within``, in it (``np.union1d``, ``np.setdiff1d`` and ``np.intersect1d`` for
+    node indices, through a mask: a tenth of their time on the frontier's small arrays)."""
+    mask = np.zeros(n, dtype=bool)
+    for nodes in sets:
+        mask[nodes] = True
+    mask[but] = False
+    if within is not None:
+        inside = np.zeros(n, dtype=bool)
+        inside[within] = True
+        mask &= inside
+    return np.flatnonzero(mask).astype(np.int64)

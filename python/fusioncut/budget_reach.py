@@ -40,7 +40,7 @@ import numpy as np
 
 from fusioncut._solver import INF
 from fusioncut.budget_plans import (
-    BudgetNetwork, Evaluator, FrontierPoint, SweepCut, storage_bytes, sweep,
+    BudgetNetwork, Evaluator, FrontierPoint, SweepCut, members, storage_bytes, sweep,
 )
 from fusioncut.cost import CostModel
 from fusioncut.graph import JointGraph
@@ -307,10 +307,10 @@ class Generator:
         forbid = np.zeros(len(self.storage), dtype=bool)
         over = _kept(hi)
         for _ in range(_ROUNDS):
-            forbid[np.setdiff1d(over, saved)] = True
+            forbid[members(len(forbid), over, but=saved)] = True
             found, over = self._reach(limit, lam, None, side_in[priced], forbid)
             out += found
-            if over is None or not len(np.setdiff1d(over, saved)):
+            if over is None or not len(members(len(forbid), over, but=saved)):
                 break
         for jj in range(j + 1, min(j + 1 + _ROUNDS, len(gap.totals))):
             up_in = gap.closure(jj).side_in
@@ -355,7 +355,7 @@ class Generator:
 
 def _kept(c: SweepCut) -> np.ndarray:
     """The values a cut keeps on the device (saved, not offloaded)."""
-    return np.setdiff1d(c.saved, c.offloaded) if len(c.offloaded) else c.saved
+    return members(len(c.side_in), c.saved, but=c.offloaded) if len(c.offloaded) else c.saved
 
 
 def _line(bnet: BudgetNetwork, c: SweepCut, q: np.ndarray, p: np.ndarray, t: np.ndarray

@@ -387,8 +387,17 @@ def _find_mutated_inputs(graph: JointGraph) -> np.ndarray:
     if isinstance(descs, (list, tuple)):
         wanted = [d.mutated_input for d in descs if hasattr(d, "mutated_input")]
         if wanted:
+            try:  # torch's descriptors are frozen dataclasses: a set compares each once
+                lookup = frozenset(wanted)
+            except TypeError:
+                lookup = wanted
             for i in np.flatnonzero(graph.role == Role.PRIMAL).tolist():
-                if graph.nodes[i].meta.get("desc") in wanted:
+                desc = graph.nodes[i].meta.get("desc")
+                try:
+                    hit = desc in lookup
+                except TypeError:  # an unhashable descriptor: compared pairwise
+                    hit = desc in wanted
+                if hit:
                     out[i] = True
     return out
 
