@@ -1,10 +1,10 @@
-// When the kernels of one phase of fusioncut's peak estimate run, and which values Inductor's
-// C++ backend stores although every reader could fuse them (fusioncut.peak._kernel_time and
-// _stored_on_reuse): the frontier estimates every plan it scores, and these passes are most of
-// an estimate. Both walk the joint graph's users in CSR form, sorted by (node, user), every
-// user above its node (a topological order), so each fixpoint is one sweep: along the edges in
-// ascending node order, against them in descending order.
-// Header-only like the solvers; the binding validates the arrays and this code trusts them.
+// When the kernels of one phase of fusioncut's peak estimate run, and which values Inductor's C++
+// backend stores although every reader could fuse them (fusioncut.peak's rules; their numpy form
+// is tests/_peak_reference.py, _kernel_time and _stored_on_reuse): the frontier estimates every
+// plan it scores, and these passes are most of an estimate. Both walk the joint graph's users in
+// CSR form (in any order within a node), every user above its node (a topological order), so each
+// fixpoint is one sweep: along the edges in ascending node order, against them in descending
+// order. Header-only like the solvers; the binding validates the arrays and this code trusts them.
 #pragma once
 
 #include <algorithm>
@@ -69,8 +69,9 @@ struct PhaseNodes {
   const int64_t* time;       // the phase's time (-1 outside it)
 };
 
-// The kernel times of a phase that writes the storages `written`: fused ops whose own storage
-// is not written (and merged matmuls) are inlined, the others stored (fusioncut.peak._kernels).
+// The kernel times of a phase that writes the storages `written`: fused ops whose own storage is
+// not written (and merged matmuls) are inlined, the others stored (_kernels in
+// tests/_peak_reference.py).
 inline void phase_kernel_times(const UserGraph& g, const PhaseNodes& p, const uint8_t* written,
                                std::vector<uint8_t>& inlined, std::vector<uint8_t>& stored,
                                int64_t* out) {
@@ -83,7 +84,7 @@ inline void phase_kernel_times(const UserGraph& g, const PhaseNodes& p, const ui
 }
 
 // Values the C++ backend stores although every reader could fuse them
-// (fusioncut.peak._stored_on_reuse): candidates are the phase's pointwise values, not
+// (_stored_on_reuse in tests/_peak_reference.py): candidates are the phase's pointwise values, not
 // written, that own their storage and have more than one distinct reader in the phase; in
 // passes, those whose inlined expression reaches a heavy op without going through another
 // value the pass adds, and whose readers other than reductions run in more than one kernel.
@@ -99,16 +100,19 @@ inline bool stored_on_reuse(const UserGraph& g, const PhaseNodes& p, const uint8
     if (!(p.phase[u] && p.computing[u] && p.fusible[u] && p.base[u] == u && !written[u])) {
       continue;
     }
-    int64_t readers = 0, last = -1;
-    for (int64_t e = g.ptr[u]; e < g.ptr[u + 1] && readers < 2; ++e) {
+    int64_t first = -1;  // a second distinct reader in the phase makes a candidate
+    bool several = false;
+    for (int64_t e = g.ptr[u]; e < g.ptr[u + 1] && !several; ++e) {
       const int64_t d = g.dst[e];
-      if (g.reads[e] && p.phase[d] && d != last) {
-        ++readers;
-        last = d;
+      if (!g.reads[e] || !p.phase[d]) continue;
+      if (first < 0) {
+        first = d;
+      } else if (d != first) {
+        several = true;
       }
     }
-    candidate[u] = readers > 1;
-    any = any || readers > 1;
+    candidate[u] = several;
+    any = any || several;
   }
   if (!any) return false;
   std::vector<uint8_t> stored(written, written + n), fresh(n), inl(n), st(n);
@@ -161,14 +165,14 @@ inline bool stored_on_reuse(const UserGraph& g, const PhaseNodes& p, const uint8
 }
 
 
-// Inductor's fusion of stored outputs that compute a common inlined pointwise value of their
-// own size (fusioncut.peak._fused_order): `same[e]` marks an edge between pointwise ops of one
-// size. Along the phase's reads (reads[e] and phase[d]), a link runs from an inlined node to an
-// inlined or stored one; a component of links with at most `max_outputs` stored link ends
+// Inductor's fusion of stored outputs that compute a common inlined pointwise value of their own
+// size (_fused_order in tests/_peak_reference.py): `same[e]` marks an edge between pointwise ops
+// of one size. Along the phase's reads (reads[e] and phase[d]), a link runs from an inlined node
+// to an inlined or stored one; a component of links with at most `max_outputs` stored link ends
 // (its members) runs as one kernel at the latest member's time, and whatever reads a member,
-// directly or not, moves after it. A component whose member must wait for another's reader
-// leaves (up to `max_outputs` rounds; a graph that needs more keeps `time`). Writes the new
-// rank of every phase node (-1 elsewhere) to `out`.
+// directly or not, moves after it. A component whose member must wait for another's reader leaves
+// (up to `max_outputs` rounds; a graph that needs more keeps `time`). Writes the new rank of every
+// phase node (-1 elsewhere) to `out`.
 inline void fused_order(const UserGraph& g, const uint8_t* phase, const uint8_t* same,
                         const uint8_t* inlined, const uint8_t* stored, const int64_t* time,
                         int max_outputs, int64_t* out) {

@@ -47,7 +47,8 @@ struct WalkResult {
 
 namespace walk_detail {
 
-// Storages a phase writes (fusioncut.peak._written), indexed per node through its base.
+// Storages a phase writes (_written in tests/_peak_reference.py), indexed per node through its
+// base.
 inline void written(const PeakGraph& g, const uint8_t* phase, const uint8_t* forced,
                     std::vector<uint8_t>& scratch, std::vector<uint8_t>& out) {
   const int64_t n = g.n;
@@ -98,6 +99,11 @@ inline void kernels(const PeakGraph& g, const uint8_t* phase, const int64_t* tim
 inline int64_t allocated_at(const PeakGraph& g, const int64_t* time, int64_t i) {
   const int64_t op = g.output_of[i];
   return op >= 0 && time[i] >= 0 ? time[op] : time[i];
+}
+
+inline void allocate(WalkPhase& phase, int64_t node, int64_t at) {
+  phase.alloc_node.push_back(node);
+  phase.alloc_t.push_back(at);
 }
 
 inline void frees_and_work(const PeakGraph& g, const std::vector<int64_t>& time,
@@ -201,10 +207,10 @@ inline WalkResult peak_walk(const PeakGraph& g, const uint8_t* fw, const uint8_t
 
   WalkPhase& f = r.forward;
   for (int64_t i = 0; i < n; ++i) {
-    if (copies[i]) f.alloc_node.push_back(i), f.alloc_t.push_back(-1);
+    if (copies[i]) allocate(f, i, -1);
   }
   for (int64_t i = 0; i < n; ++i) {
-    if (fw_alloc[i]) f.alloc_node.push_back(i), f.alloc_t.push_back(allocated_at(g, fw_time.data(), i));
+    if (fw_alloc[i]) allocate(f, i, allocated_at(g, fw_time.data(), i));
   }
   std::vector<uint8_t> freed(n);
   for (int64_t i = 0; i < n; ++i) {
@@ -219,10 +225,10 @@ inline WalkResult peak_walk(const PeakGraph& g, const uint8_t* fw, const uint8_t
 
   WalkPhase& b = r.backward;
   for (int64_t i = 0; i < n; ++i) {
-    if (start[i]) b.alloc_node.push_back(i), b.alloc_t.push_back(-1);
+    if (start[i]) allocate(b, i, -1);
   }
   for (int64_t i = 0; i < n; ++i) {
-    if (bw_alloc[i]) b.alloc_node.push_back(i), b.alloc_t.push_back(allocated_at(g, time.data(), i));
+    if (bw_alloc[i]) allocate(b, i, allocated_at(g, time.data(), i));
   }
   // Reloads, each at the first backward node reading it.
   std::vector<int64_t> first(n, static_cast<int64_t>(order.size()));
@@ -234,8 +240,7 @@ inline WalkResult peak_walk(const PeakGraph& g, const uint8_t* fw, const uint8_t
     }
     r.reload_node.push_back(u);
     r.reload_use.push_back(first[u]);
-    b.alloc_node.push_back(u);
-    b.alloc_t.push_back(first[u]);
+    allocate(b, u, first[u]);
   }
   for (int64_t i = 0; i < n; ++i) {
     freed[i] = (start[i] || bw_alloc[i] || back[i]) && !keep_to_end[i];
