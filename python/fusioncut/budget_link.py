@@ -10,8 +10,9 @@ recompute what the link cannot carry. ``generator`` returns a plain ``Generator`
 be offloaded, else a ``LinkedGenerator``::
 
     parts     one Generator per multiplier swept, mu = 0, 1, ...
-    points    the union of their sweep cuts, Pareto in (device bytes kept, seconds added:
-              recomputation plus true transfer time, estimated peak), least bytes first,
+    points    the union of their sweep cuts, Pareto in (device bytes kept, seconds added to
+              the step: bytes moved, recomputation and true transfer time, estimated peak),
+              least bytes first,
               without a plan that peaks no lower than the one with more bytes before it and
               adds more time (it lowers device bytes only)
     gap(k)    the plans of every part's gaps whose bytes lie between points k - 1 and k
@@ -87,10 +88,14 @@ class LinkedGenerator:
                 if p.key not in keys:
                     keys.add(p.key)
                     every.append((part, k))
-        score = np.array([(part.points[k].saved_bytes, part.points[k].seconds,
+        # A plan stays unless another holds no more bytes, adds no more time to the step and
+        # peaks no higher, and is better in one of them. Time here is the whole step's
+        # (``FrontierPoint.step_seconds``: the bytes moved too): plans of different sweeps move
+        # different bytes, and an offloading plan that recomputes a little less but moves more
+        # must not drop a recomputing one that runs faster.
+        device = parts[0].bnet.offload.link.device
+        score = np.array([(part.points[k].saved_bytes, part.points[k].step_seconds(device),
                            part.points[k].peak.peak) for part, k in every], dtype=np.float64)
-        # A plan stays unless another holds no more bytes, adds no more seconds and peaks no
-        # higher, and is better in one of them.
         le = (score[None, :, :] <= score[:, None, :]).all(axis=2)
         lt = (score[None, :, :] < score[:, None, :]).any(axis=2)
         keep = ~(le & lt).any(axis=1)
