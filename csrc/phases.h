@@ -1,8 +1,9 @@
 // The sequential walks of fusioncut's peak estimate, here because the frontier runs them once
 // per plan it scores (hundreds of times on a 9k-node graph): which graph computes each joint
-// node for one saved set (phase_split), the kernel-time fixpoint (raise_along), a phase's live
-// bytes under Inductor's buffer pool (pooled_peak), the host link's copies one at a time
-// (link_done) and torch's reload prefetch queue (prefetch_times).
+// node for one saved set (phase_split), a phase's live bytes under Inductor's buffer pool
+// (pooled_peak), the host link's copies one at a time (link_done) and torch's reload prefetch
+// queue (prefetch_times); raise_along, a fixpoint on any edges, serves the numpy reference walk
+// (tests/_peak_reference.py), the rest of the walk being peak_walk.h.
 // Header-only like the solvers; the binding validates the arrays and this code trusts them.
 #pragma once
 

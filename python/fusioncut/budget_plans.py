@@ -103,6 +103,13 @@ class SweepCut:
     def key(self) -> bytes:
         return self.saved.tobytes() + b"|" + self.offloaded.tobytes()
 
+    @property
+    def kept(self) -> np.ndarray:
+        """The values the cut keeps on the device (saved, not offloaded)."""
+        if not len(self.offloaded):
+            return self.saved
+        return members(len(self.side_in), self.saved, but=self.offloaded)
+
 
 
 
@@ -185,9 +192,7 @@ class BudgetNetwork:
         """``(w, r)``: the cut's value at ``lam`` is ``w + lam x r`` (storage weight of what it
         keeps on the device; recompute and transfer prices at ``lam = 1``)."""
         price_of = self._price_of()
-        kept = members(self.graph.num_nodes, cut.saved, but=cut.offloaded) \
-            if len(cut.offloaded) else cut.saved
-        w = int(storage_w[kept].sum())
+        w = int(storage_w[cut.kept].sum())
         r = int(price_of[~cut.side_in].sum())
         if len(cut.offloaded):
             r += int(self.offload_prices[np.searchsorted(self.offload.nodes,

@@ -298,19 +298,23 @@ class Generator:
               components stopped recomputing and sweep below the breakpoint: the plans that
               free the excess bytes elsewhere."""
         plan = gap.closure(j)
-        saved, side_in = _kept(plan), plan.side_in
+        saved, side_in = plan.kept, plan.side_in
         lo, hi = self.cuts[k - 1], self.cuts[k]
         (_, w_lo, r_lo), (_, w_hi, r_hi) = (self._line(c) for c in (lo, hi))
         lam = (w_hi - w_lo) / max(r_lo - r_hi, 1)
         priced = self.bnet.priced
         out: list[FrontierPoint] = []
         forbid = np.zeros(len(self.storage), dtype=bool)
-        over = _kept(hi)
+        over = hi.kept
+        beyond = members(len(forbid), over, but=saved)  # what the cut over the limit adds
         for _ in range(_ROUNDS):
-            forbid[members(len(forbid), over, but=saved)] = True
+            forbid[beyond] = True
             found, over = self._reach(limit, lam, None, side_in[priced], forbid)
             out += found
-            if over is None or not len(members(len(forbid), over, but=saved)):
+            if over is None:
+                break
+            beyond = members(len(forbid), over, but=saved)
+            if not len(beyond):
                 break
         for jj in range(j + 1, min(j + 1 + _ROUNDS, len(gap.totals))):
             up_in = gap.closure(jj).side_in
@@ -346,16 +350,11 @@ class Generator:
                     for jj in range(j + 1, min(j + 1 + _ROUNDS, len(gap.totals))):
                         up = (gap.closure(jj).side_in & ~below.side_in)[self.bnet.priced]
                         out += self._reach(limit, 0.0, lam, fixed | up, forbid, depth - 1)[0]
-            return out, _kept(c)
+            return out, c.kept
         return out, None
 
     def _line(self, c: SweepCut) -> tuple[SweepCut, int, int]:
         return (c, *self.bnet.line(c, self.storage_w))
-
-
-def _kept(c: SweepCut) -> np.ndarray:
-    """The values a cut keeps on the device (saved, not offloaded)."""
-    return members(len(c.side_in), c.saved, but=c.offloaded) if len(c.offloaded) else c.saved
 
 
 def _line(bnet: BudgetNetwork, c: SweepCut, q: np.ndarray, p: np.ndarray, t: np.ndarray
@@ -367,4 +366,4 @@ def _line(bnet: BudgetNetwork, c: SweepCut, q: np.ndarray, p: np.ndarray, t: np.
     r = int(p_of[~c.side_in].sum())
     if len(c.offloaded):
         r += int(t[np.searchsorted(bnet.offload.nodes, c.offloaded)].sum())
-    return int(q[_kept(c)].sum()), r
+    return int(q[c.kept].sum()), r
