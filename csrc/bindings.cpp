@@ -309,7 +309,7 @@ fusioncut::PeakGraph make_peak_graph(
     const BoolMask& merged, const BoolMask& computing, const BoolMask& heavy,
     const BoolMask& reduction, const BoolMask& backward_role, const BoolMask& input,
     const BoolMask& fwd_output, const BoolMask& bwd_output, bool cpu_rules,
-    int max_store_passes, int max_fused_outputs) {
+    int max_store_passes, int max_fused_outputs, int horizontal_distance) {
   const char* kFunction = "PeakGraph";
   check_one_dimensional(kFunction, "base", base);
   const int64_t n = base.size();
@@ -319,8 +319,9 @@ fusioncut::PeakGraph make_peak_graph(
   const int64_t most = std::numeric_limits<int64_t>::max();
   check_nodes(kFunction, "layout_copy", layout_copy, n, 0, most);
   check_nodes(kFunction, "workspace", workspace, n, 0, most);
-  if (max_store_passes < 0 || max_fused_outputs < 0) {
-    throw py::value_error("PeakGraph: max_store_passes and max_fused_outputs must be >= 0");
+  if (max_store_passes < 0 || max_fused_outputs < 0 || horizontal_distance < 0) {
+    throw py::value_error("PeakGraph: max_store_passes, max_fused_outputs and "
+                          "horizontal_distance must be >= 0");
   }
   const int64_t m = user_dst.size();
   fusioncut::PeakGraph g;
@@ -348,6 +349,8 @@ fusioncut::PeakGraph make_peak_graph(
   g.cpu_rules = cpu_rules;
   g.max_store_passes = max_store_passes;
   g.max_fused_outputs = max_fused_outputs;
+  g.horizontal_distance = horizontal_distance;
+  g.index_inputs();
   return g;
 }
 
@@ -620,7 +623,8 @@ PYBIND11_MODULE(_core, m) {
            py::arg("reduction").noconvert(), py::arg("backward_role").noconvert(),
            py::arg("input").noconvert(), py::arg("fwd_output").noconvert(),
            py::arg("bwd_output").noconvert(), py::arg("cpu_rules"),
-           py::arg("max_store_passes"), py::arg("max_fused_outputs"))
+           py::arg("max_store_passes"), py::arg("max_fused_outputs"),
+           py::arg("horizontal_distance") = 64)
       .def_property_readonly("num_nodes", [](const fusioncut::PeakGraph& g) { return g.n; })
       .def("walk", &peak_walk_bound, py::arg("fw").noconvert(), py::arg("bw").noconvert(),
            py::arg("trigger").noconvert(), py::arg("saved").noconvert(),

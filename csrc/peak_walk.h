@@ -25,9 +25,30 @@ struct PeakGraph {
   bool cpu_rules = true;  // the C++ backend's store-on-reuse rule applies (not on a GPU)
   int max_store_passes = 8;   // fusioncut.peak._MAX_STORE_PASSES
   int max_fused_outputs = 4;  // fusioncut.peak._MAX_FUSED_OUTPUTS
+  int horizontal_distance = 64;  // fusioncut.peak._HORIZONTAL_DISTANCE (0: no horizontal fusion)
+  // The inputs of node v: the user edges in_edge[in_ptr[v] .. in_ptr[v + 1]), each from
+  // in_src[k] (built by index_inputs).
+  std::vector<int64_t> in_ptr, in_edge, in_src;
 
   UserGraph users() const {
     return {n, ptr.data(), dst.data(), reads.data(), reduced.data()};
+  }
+
+  // The users in CSR form, read backwards: every node's inputs.
+  void index_inputs() {
+    in_ptr.assign(n + 1, 0);
+    for (const int64_t d : dst) ++in_ptr[d + 1];
+    for (int64_t v = 0; v < n; ++v) in_ptr[v + 1] += in_ptr[v];
+    in_edge.resize(dst.size());
+    in_src.resize(dst.size());
+    std::vector<int64_t> next(in_ptr.begin(), in_ptr.end() - 1);
+    for (int64_t u = 0; u < n; ++u) {
+      for (int64_t e = ptr[u]; e < ptr[u + 1]; ++e) {
+        const int64_t k = next[dst[e]]++;
+        in_edge[k] = e;
+        in_src[k] = u;
+      }
+    }
   }
 };
 
@@ -123,6 +144,121 @@ inline void frees_and_work(const PeakGraph& g, const std::vector<int64_t>& time,
   }
 }
 
+// Inductor's horizontal fusion of recomputed kernels. Its scheduler fuses two nodes that read
+// a common buffer (Scheduler.can_fuse, score_fusion_memory) when neither depends on the other
+// and they are at most 64 scheduler nodes apart in its order (are_long_distant_nodes); the
+// fused kernel runs where its first member stood, with what the later one needs pulled ahead of
+// it (topological_sort_schedule). Two stored pointwise values the backward recomputes (a T5
+// decoder's attention probabilities, which both layers compute from the shared position bias),
+// of one size, neither reaching the other, that read a common storage (directly or through
+// values they keep in registers) and stand at most `horizontal_distance` allocations apart in
+// the backward's order, become one kernel: the later one's trigger, and that of every value it
+// recomputes through, falls to the first one's. Pairs are taken in the order's order, each value
+// in at most one. `order`: the backward's nodes in (trigger, role, index) order; `written` and
+// `inlined`: the backward's (order-independent). Returns whether a trigger moved.
+inline bool horizontal(const PeakGraph& g, const uint8_t* fw, const uint8_t* bw,
+                       const std::vector<uint8_t>& written, const std::vector<uint8_t>& inlined,
+                       const std::vector<int64_t>& order, const int64_t* size,
+                       std::vector<int64_t>& trigger) {
+  if (g.horizontal_distance <= 0) return false;
+  const int64_t n = g.n;
+  std::vector<int64_t> slot(n, 0), candidates;
+  int64_t allocations = 0;
+  for (const int64_t u : order) {
+    slot[u] = allocations;
+    const bool stored = g.tensor[u] && written[u] && g.base[u] == u;
+    allocations += stored;
+    if (stored && fw[u] && g.computing[u] && g.fusible[u] && size[u] > 0) candidates.push_back(u);
+  }
+  if (candidates.size() < 2) return false;
+  // The storages each candidate reads, through the values it computes in registers.
+  std::vector<std::vector<int64_t>> reads(candidates.size());
+  std::vector<int64_t> seen(n, -1), stack;
+  for (size_t k = 0; k < candidates.size(); ++k) {
+    stack.assign(1, candidates[k]);
+    while (!stack.empty()) {
+      const int64_t x = stack.back();
+      stack.pop_back();
+      for (int64_t j = g.in_ptr[x]; j < g.in_ptr[x + 1]; ++j) {
+        const int64_t v = g.in_src[j];
+        if (!g.reads[g.in_edge[j]] || seen[v] == static_cast<int64_t>(k)) continue;
+        seen[v] = static_cast<int64_t>(k);
+        if (bw[v] && inlined[v]) {
+          stack.push_back(v);
+        } else {
+          reads[k].push_back(g.base[v]);
+        }
+      }
+    }
+    std::sort(reads[k].begin(), reads[k].end());
+    reads[k].erase(std::unique(reads[k].begin(), reads[k].end()), reads[k].end());
+  }
+  auto share = [&](size_t a, size_t b) {
+    auto i = reads[a].begin(), j = reads[b].begin();
+    while (i != reads[a].end() && j != reads[b].end()) {
+      if (*i == *j) return true;
+      if (*i < *j) ++i; else ++j;
+    }
+    return false;
+  };
+  // What `first` reaches through values the backward recomputes, up to node `bound` (a later
+  // value never reaches an earlier one in the order, and every node on a path lies between the
+  // two in graph order): marked with `first` in `reached`, once per first.
+  std::vector<int64_t> reached(n, -1);
+  auto reach_from = [&](int64_t first, int64_t bound) {
+    stack.assign(1, first);
+    while (!stack.empty()) {
+      const int64_t x = stack.back();
+      stack.pop_back();
+      for (int64_t e = g.ptr[x]; e < g.ptr[x + 1]; ++e) {
+        const int64_t d = g.dst[e];
+        if (d <= bound && fw[d] && bw[d] && reached[d] != first) {
+          reached[d] = first;
+          stack.push_back(d);
+        }
+      }
+    }
+  };
+  std::vector<uint8_t> taken(candidates.size(), 0);
+  bool moved = false;
+  for (size_t a = 0; a < candidates.size(); ++a) {
+    if (taken[a]) continue;
+    const int64_t first = candidates[a];
+    size_t end = a + 1;
+    int64_t bound = first;
+    for (; end < candidates.size(); ++end) {
+      if (slot[candidates[end]] - slot[first] > g.horizontal_distance) break;
+      bound = std::max(bound, candidates[end]);
+    }
+    bool walked = false;
+    for (size_t b = a + 1; b < end; ++b) {
+      const int64_t later = candidates[b];
+      if (taken[b] || size[later] != size[first] || !share(a, b)) continue;
+      if (later > first) {
+        if (!walked) reach_from(first, bound);
+        walked = true;
+        if (reached[later] == first) continue;
+      }
+      taken[a] = taken[b] = 1;
+      const int64_t to = trigger[first];
+      stack.assign(1, later);
+      while (!stack.empty()) {  // the later value and what it recomputes through
+        const int64_t x = stack.back();
+        stack.pop_back();
+        if (trigger[x] <= to) continue;
+        trigger[x] = to;
+        moved = true;
+        for (int64_t j = g.in_ptr[x]; j < g.in_ptr[x + 1]; ++j) {
+          const int64_t v = g.in_src[j];
+          if (fw[v] && bw[v]) stack.push_back(v);
+        }
+      }
+      break;
+    }
+  }
+  return moved;
+}
+
 }  // namespace walk_detail
 
 // The walk of the plan whose phases are fw / bw (trigger: phase_split's), saving the values
@@ -165,16 +301,8 @@ inline WalkResult peak_walk(const PeakGraph& g, const uint8_t* fw, const uint8_t
     if (gone[i]) last_fw[i] = std::max(last_fw[i], wait_before[k] - 1);
   }
 
-  // Backward: time = position in (trigger, tangent-dependent last, graph index) order.
-  std::vector<int64_t> order;
-  for (int64_t i = 0; i < n; ++i) {
-    if (bw[i]) order.push_back(i);
-  }
-  std::stable_sort(order.begin(), order.end(), [&](int64_t a, int64_t b) {
-    return trigger[a] * 2 + g.backward_role[a] < trigger[b] * 2 + g.backward_role[b];
-  });
-  std::vector<int64_t> ranked(n, -1);
-  for (size_t k = 0; k < order.size(); ++k) ranked[order[k]] = static_cast<int64_t>(k);
+  // Backward: time = position in (trigger, tangent-dependent last, graph index) order, after
+  // the horizontal fusion of recomputed kernels.
   std::vector<uint8_t> keep_to_end(n, 0), bw_written(n), bw_stored(n), inlined(n);
   for (int64_t i = 0; i < n; ++i) {
     if (g.bwd_output[i] || g.fwd_output[i]) keep_to_end[g.base[i]] = 1;
@@ -184,6 +312,26 @@ inline WalkResult peak_walk(const PeakGraph& g, const uint8_t* fw, const uint8_t
     bw_stored[i] = bw[i] && g.fusible[i] && bw_written[i] && g.base[i] == i;
     inlined[i] = bw[i] && g.fusible[i] && !bw_written[i];
   }
+  std::vector<int64_t> order, when(trigger, trigger + n);
+  for (int64_t i = 0; i < n; ++i) {
+    if (bw[i]) order.push_back(i);
+  }
+  auto before = [&](int64_t a, int64_t b) {  // (key, graph index)
+    const int64_t ka = when[a] * 2 + g.backward_role[a], kb = when[b] * 2 + g.backward_role[b];
+    return ka < kb || (ka == kb && a < b);
+  };
+  std::stable_sort(order.begin(), order.end(), [&](int64_t a, int64_t b) {  // ascending before
+    return when[a] * 2 + g.backward_role[a] < when[b] * 2 + g.backward_role[b];
+  });
+  if (horizontal(g, fw, bw, bw_written, inlined, order, size, when)) {
+    // The nodes that moved, merged back into the others (still in order).
+    std::vector<int64_t> stay, moved;
+    for (const int64_t i : order) (when[i] != trigger[i] ? moved : stay).push_back(i);
+    std::sort(moved.begin(), moved.end(), before);
+    std::merge(stay.begin(), stay.end(), moved.begin(), moved.end(), order.begin(), before);
+  }
+  std::vector<int64_t> ranked(n, -1);
+  for (size_t k = 0; k < order.size(); ++k) ranked[order[k]] = static_cast<int64_t>(k);
   std::vector<int64_t>& time = r.backward.time;
   time.resize(n);
   fused_order(g.users(), bw, g.same.data(), inlined.data(), bw_stored.data(), ranked.data(),

@@ -13,8 +13,8 @@ from fusioncut import _core
 from fusioncut.graph import JointGraph, Role, Value
 from fusioncut.network import BACKWARD_ROLES
 from fusioncut.ops import OpKind
-from fusioncut.peak import _COMPUTING, _HEAVY, _MAX_FUSED_OUTPUTS, _MAX_STORE_PASSES, \
-    PhaseEvents, _outputs_of, phases
+from fusioncut.peak import _COMPUTING, _HEAVY, _HORIZONTAL_DISTANCE, _MAX_FUSED_OUTPUTS, \
+    _MAX_STORE_PASSES, PhaseEvents, _outputs_of, phases
 from fusioncut.peak_extern import ExternMemory, extern_memory
 from fusioncut.peak_offload import OffloadedValues, reload_times
 
@@ -64,18 +64,24 @@ def phase_events(graph: JointGraph, saved: np.ndarray, numel: np.ndarray | None 
         nodes = away[paced]
         last_fw[nodes] = np.maximum(last_fw[nodes], offloaded.wait_before[paced] - 1)
 
-    # Backward: time = position in (trigger, tangent-dependent last, graph index) order.
-    order = np.flatnonzero(bw)  # ascending: a stable sort keeps graph order within a key
-    order = order[np.argsort(trigger[order] * 2 + masks.backward_role[order], kind="stable")]
-    time = np.full(n, -1, dtype=np.int64)
-    time[order] = np.arange(len(order))
+    # Backward: time = position in (trigger, tangent-dependent last, graph index) order, after
+    # the horizontal fusion of recomputed kernels.
     bw_edge = bw[dst] & reads
     keep_to_end = np.zeros(n, dtype=bool)
     keep_to_end[base[graph.bwd_output]] = True
     keep_to_end[base[graph.fwd_output]] = True
     bw_written = _written(graph, bw_edge, keep_to_end, fusible) & ~merged
     bw_stored = bw & fusible & bw_written & (base == idx)
-    time = _fused_order(graph, bw, bw_edge, bw_stored, bw & fusible & ~bw_written, time)
+    inlined = bw & fusible & ~bw_written
+    order = np.flatnonzero(bw)  # ascending: a stable sort keeps graph order within a key
+    order = order[np.argsort(trigger[order] * 2 + masks.backward_role[order], kind="stable")]
+    moved = _horizontal(graph, fw, bw, bw_written, inlined, order, size, trigger)
+    if moved is not None:
+        order = np.flatnonzero(bw)
+        order = order[np.argsort(moved[order] * 2 + masks.backward_role[order], kind="stable")]
+    time = np.full(n, -1, dtype=np.int64)
+    time[order] = np.arange(len(order))
+    time = _fused_order(graph, bw, bw_edge, bw_stored, inlined, time)
     added, bw_kernel = _stored_on_reuse(graph, bw_edge, bw, bw_written, fusible, merged, time)
     bw_written |= added
     if bw_kernel is None:
@@ -193,6 +199,74 @@ def _masks(graph: JointGraph) -> _Masks:
             reduced=graph.kind[dst] == OpKind.REDUCTION)
     return cached
 
+
+
+def _horizontal(graph: JointGraph, fw: np.ndarray, bw: np.ndarray, written: np.ndarray,
+                inlined: np.ndarray, order: np.ndarray, size: np.ndarray, trigger: np.ndarray
+                ) -> np.ndarray | None:
+    """The triggers after Inductor's horizontal fusion of recomputed kernels (``horizontal`` in
+    csrc/peak_walk.h), None when none moves: two stored pointwise values the backward
+    recomputes, of one size, neither reaching the other, reading a common storage (directly or
+    through values kept in registers), at most ``_HORIZONTAL_DISTANCE`` allocations apart in
+    ``order``, run as one kernel where the first runs."""
+    masks = _masks(graph)
+    base = graph.base
+    recomputed = fw & bw
+    inputs = [[] for _ in range(graph.num_nodes)]  # every input; read_inputs: storages read
+    read_inputs = [[] for _ in range(graph.num_nodes)]
+    for u, v, r in zip(graph.edge_src.tolist(), graph.edge_dst.tolist(), masks.reads.tolist()):
+        inputs[v].append(u)
+        if r:
+            read_inputs[v].append(u)
+    stored = masks.tensor & written  # tensor implies a storage of its own
+    slot = np.zeros(graph.num_nodes, dtype=np.int64)
+    slot[order] = np.concatenate([[0], np.cumsum(stored[order])[:-1]]) if len(order) else []
+    candidates = [int(u) for u in order if stored[u] and fw[u] and masks.computing[u]
+                  and masks.fusible[u] and size[u] > 0]
+
+    def storages(k: int) -> set[int]:
+        out, seen, stack = set(), set(), [k]
+        while stack:
+            for v in read_inputs[stack.pop()]:
+                if v in seen:
+                    continue
+                seen.add(v)
+                if bw[v] and inlined[v]:
+                    stack.append(v)
+                else:
+                    out.add(int(base[v]))
+        return out
+
+    def ancestors(k: int, keep) -> set[int]:
+        seen, stack = set(), [k]
+        while stack:
+            for v in inputs[stack.pop()]:
+                if v not in seen and keep(v):
+                    seen.add(v)
+                    stack.append(v)
+        return seen
+
+    read = [storages(k) for k in candidates]
+    taken = [False] * len(candidates)
+    new = trigger.copy()
+    for a, first in enumerate(candidates):
+        if taken[a]:
+            continue
+        for b in range(a + 1, len(candidates)):
+            later = candidates[b]
+            if slot[later] - slot[first] > _HORIZONTAL_DISTANCE:
+                break
+            if taken[b] or size[later] != size[first] or not read[a] & read[b]:
+                continue
+            # A later value never reaches an earlier one in the order.
+            if later > first and first in ancestors(
+                    later, lambda v: v == first or (v > first and recomputed[v])):
+                continue
+            taken[a] = taken[b] = True
+            for v in ancestors(later, lambda v: recomputed[v]) | {later}:
+                new[v] = min(new[v], new[first])
+            break
+    return None if np.array_equal(new, trigger) else new
 
 
 def _allocated_at(time: np.ndarray, output_of: np.ndarray) -> np.ndarray:

@@ -14,6 +14,7 @@ from torch._subclasses.fake_tensor import FakeTensorMode
 import fusioncut
 from fusioncut.graph import JointGraph, Role, Value
 from fusioncut.models import ConvBN, Llama, LlamaConfig, llama_inputs
+from fusioncut import peak
 from fusioncut.peak import _walker, phase_events, phases
 from fusioncut.peak_offload import OffloadedValues
 from fusioncut.report import capture
@@ -171,3 +172,25 @@ def test_peak_graph_refuses_users_out_of_order():
                                   **{k: np.zeros(0, dtype=bool) for k in masks}, **ints,
                                   **nodes, cpu_rules=True, max_store_passes=8,
                                   max_fused_outputs=4)
+    ints["base"] = np.arange(n, dtype=np.int64)
+    with pytest.raises(ValueError, match="horizontal_distance must be >= 0"):
+        fusioncut._core.PeakGraph(np.zeros(n + 1, dtype=np.int64), np.zeros(0, dtype=np.int64),
+                                  **{k: np.zeros(0, dtype=bool) for k in masks}, **ints,
+                                  **nodes, cpu_rules=True, max_store_passes=8,
+                                  max_fused_outputs=4, horizontal_distance=-1)
+
+
+def test_walk_without_horizontal_fusion_equals_its_reference(monkeypatch):
+    # The small GPT's plans fuse recomputed layer norms that read one storage (peak.py's
+    # horizontal rule); with the rule off (distance 0) the walks agree too, and differ from
+    # the walks with it on some plans.
+    rng = np.random.default_rng(1)
+    graph, plans = _plans(CAPTURES["gpt"](), rng)
+    fused = [phase_events(graph, saved)[1].time for saved in plans]
+    monkeypatch.setattr(peak, "_HORIZONTAL_DISTANCE", 0)
+    monkeypatch.setattr(reference, "_HORIZONTAL_DISTANCE", 0)
+    graph.__dict__.pop("_peak_walker")
+    for k, saved in enumerate(plans):
+        _check(graph, saved, what=f"gpt plan {k}, no horizontal fusion")
+    apart = [phase_events(graph, saved)[1].time for saved in plans]
+    assert any(not np.array_equal(a, b) for a, b in zip(fused, apart))

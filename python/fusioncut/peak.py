@@ -18,6 +18,13 @@ the walk follows what Inductor does with the two graphs (``phase_events``)::
     fusion     stored outputs that compute a common value in registers (a recomputed GeLU's
                value for its weight gradient and its derivative) run as one kernel where the
                last of them would; their readers move after it (``fused_order``)
+    horizontal two stored pointwise values the backward recomputes, of one size, that read a
+               common storage and stand at most 64 allocations apart (Inductor's
+               ``are_long_distant_nodes``) run as one kernel where the first of them runs,
+               with what the later one recomputes through pulled ahead of it: a T5's two
+               decoder layers compute their attention probabilities from one position bias
+               together, and the second layer's live across the first's backward
+               (``horizontal`` in ``csrc/peak_walk.h``)
     in place   a fused kernel's output takes the storage of a same-sized input that dies in
                it (``buf3 = buf1; del buf1  # reuse``)
     pooling    a freed storage stays allocated until a later storage of the same size reuses
@@ -230,7 +237,8 @@ def _build_walker(graph: JointGraph) -> _core.PeakGraph:
         backward_role=np.isin(graph.role, BACKWARD_ROLES), input=graph.role <= Role.CONSTANT,
         fwd_output=_bool(graph.fwd_output), bwd_output=_bool(graph.bwd_output),
         cpu_rules=not graph.on_accelerator(),  # store on reuse is the C++ backend's rule
-        max_store_passes=_MAX_STORE_PASSES, max_fused_outputs=_MAX_FUSED_OUTPUTS)
+        max_store_passes=_MAX_STORE_PASSES, max_fused_outputs=_MAX_FUSED_OUTPUTS,
+        horizontal_distance=_HORIZONTAL_DISTANCE)
 
 
 def _outputs_of(graph: JointGraph) -> np.ndarray:
@@ -249,6 +257,7 @@ _LOWERED = np.array([OpKind.VIEW, OpKind.POINTWISE, OpKind.REDUCTION, OpKind.CAT
                      OpKind.RANDOM], dtype=np.int8)
 _COMPUTING = np.array([OpKind.POINTWISE, OpKind.RANDOM], dtype=np.int8)
 _MAX_FUSED_OUTPUTS = 4  # stored outputs of one fused kernel (more: a recomputed chain)
+_HORIZONTAL_DISTANCE = 64  # Inductor's are_long_distant_nodes: scheduler nodes apart
 _MAX_STORE_PASSES = 8  # chains of reused heavy values, each pass stores one link
 _HEAVY = frozenset({"aten.exp", "aten.log", "aten.log10", "aten.log1p", "aten.log2",
                     "aten.sigmoid", "aten.tanh"})
