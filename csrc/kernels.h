@@ -94,25 +94,28 @@ inline bool stored_on_reuse(const UserGraph& g, const PhaseNodes& p, const uint8
                             int max_passes, uint8_t* added, int64_t* kernel) {
   const int64_t n = g.n;
   std::fill(added, added + n, uint8_t{0});
-  std::vector<uint8_t> candidate(n, 0);
-  bool any = false;
-  for (int64_t u = 0; u < n; ++u) {
-    if (!(p.phase[u] && p.computing[u] && p.fusible[u] && p.base[u] == u && !written[u])) {
-      continue;
-    }
-    int64_t first = -1;  // a second distinct reader in the phase makes a candidate
-    bool several = false;
-    for (int64_t e = g.ptr[u]; e < g.ptr[u + 1] && !several; ++e) {
+  // A value read through views is read by the views' readers: count, per storage, the distinct
+  // readers in the phase that are not its own views (a T5's position bias, read by two layers
+  // through one unsqueeze, has two).
+  std::vector<int64_t> first(n, -1);
+  std::vector<uint8_t> several(n, 0), candidate(n, 0);
+  for (int64_t x = 0; x < n; ++x) {
+    const int64_t b = p.base[x];
+    for (int64_t e = g.ptr[x]; e < g.ptr[x + 1] && !several[b]; ++e) {
       const int64_t d = g.dst[e];
-      if (!g.reads[e] || !p.phase[d]) continue;
-      if (first < 0) {
-        first = d;
-      } else if (d != first) {
-        several = true;
+      if (!g.reads[e] || !p.phase[d] || p.base[d] == b) continue;
+      if (first[b] < 0) {
+        first[b] = d;
+      } else if (d != first[b]) {
+        several[b] = 1;
       }
     }
-    candidate[u] = several;
-    any = any || several;
+  }
+  bool any = false;
+  for (int64_t u = 0; u < n; ++u) {
+    candidate[u] = p.phase[u] && p.computing[u] && p.fusible[u] && p.base[u] == u &&
+                   !written[u] && several[u];
+    any = any || candidate[u];
   }
   if (!any) return false;
   std::vector<uint8_t> stored(written, written + n), fresh(n), inl(n), st(n);
@@ -142,17 +145,20 @@ inline bool stored_on_reuse(const UserGraph& g, const PhaseNodes& p, const uint8
     phase_kernel_times(g, p, stored.data(), inl, st, kernel);
     have_kernel = true;
     found = false;
-    for (int64_t u = 0; u < n; ++u) {
-      if (!fresh[u]) continue;
-      int64_t lo = std::numeric_limits<int64_t>::max(), hi = -1;
-      for (int64_t e = g.ptr[u]; e < g.ptr[u + 1]; ++e) {
+    std::vector<int64_t> lo(n, std::numeric_limits<int64_t>::max()), hi(n, -1);
+    for (int64_t x = 0; x < n; ++x) {  // the kernels reading each fresh storage, views too
+      const int64_t b = p.base[x];
+      if (!fresh[b]) continue;
+      for (int64_t e = g.ptr[x]; e < g.ptr[x + 1]; ++e) {
         const int64_t d = g.dst[e];
-        if (g.reads[e] && p.phase[d] && !p.reduction[d]) {
-          lo = std::min(lo, kernel[d]);
-          hi = std::max(hi, kernel[d]);
+        if (g.reads[e] && p.phase[d] && p.base[d] != b && !p.reduction[d]) {
+          lo[b] = std::min(lo[b], kernel[d]);
+          hi[b] = std::max(hi[b], kernel[d]);
         }
       }
-      fresh[u] = hi > lo;
+    }
+    for (int64_t u = 0; u < n; ++u) {
+      fresh[u] = fresh[u] && hi[u] > lo[u];
       found = found || fresh[u];
     }
     if (!found) break;

@@ -412,8 +412,12 @@ def _stored_on_reuse(graph: JointGraph, edge: np.ndarray, phase: np.ndarray,
     src, dst = graph.edge_src[edge], graph.edge_dst[edge]
     masks = _masks(graph)
     idx, heavy, reduction = masks.idx, masks.heavy, masks.reduction
-    # Distinct readers in the phase.
-    users = np.bincount(masks.read_value[phase[masks.reader]], minlength=n)
+    # Distinct readers in the phase, per storage: a view's readers read its base.
+    base = graph.base
+    rv, rd = masks.read_value, masks.reader
+    outside = phase[rd] & (base[rd] != base[rv])
+    pairs = np.unique(base[rv[outside]] * n + rd[outside])
+    users = np.bincount(pairs // n, minlength=n)
     candidate = (phase & masks.computing & fusible & (graph.base == idx)
                  & ~written & (users > 1))
     if not candidate.any():
@@ -432,11 +436,11 @@ def _stored_on_reuse(graph: JointGraph, edge: np.ndarray, phase: np.ndarray,
         kernel = _kernels(graph, phase, stored, fusible, merged, time)
         # A reduction fuses with the pointwise reader of its result (a softmax's sum and
         # division run in one kernel): the kernels that count are the other readers'.
-        read = new[src] & ~reduction[dst]
+        read = new[base[src]] & (base[dst] != base[src]) & ~reduction[dst]
         first = np.full(n, np.iinfo(np.int64).max, dtype=np.int64)
         last = np.full(n, -1, dtype=np.int64)
-        np.minimum.at(first, src[read], kernel[dst[read]])
-        np.maximum.at(last, src[read], kernel[dst[read]])
+        np.minimum.at(first, base[src[read]], kernel[dst[read]])
+        np.maximum.at(last, base[src[read]], kernel[dst[read]])
         new &= last > first
         if not new.any():
             break
