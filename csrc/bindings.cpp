@@ -624,7 +624,7 @@ PYBIND11_MODULE(_core, m) {
            py::arg("input").noconvert(), py::arg("fwd_output").noconvert(),
            py::arg("bwd_output").noconvert(), py::arg("cpu_rules"),
            py::arg("max_store_passes"), py::arg("max_fused_outputs"),
-           py::arg("horizontal_distance") = 64)
+           py::arg("horizontal_distance"))
       .def_property_readonly("num_nodes", [](const fusioncut::PeakGraph& g) { return g.n; })
       .def("walk", &peak_walk_bound, py::arg("fw").noconvert(), py::arg("bw").noconvert(),
            py::arg("trigger").noconvert(), py::arg("saved").noconvert(),

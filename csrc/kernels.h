@@ -94,23 +94,27 @@ inline bool stored_on_reuse(const UserGraph& g, const PhaseNodes& p, const uint8
                             int max_passes, uint8_t* added, int64_t* kernel) {
   const int64_t n = g.n;
   std::fill(added, added + n, uint8_t{0});
-  // A value read through views is read by the views' readers: count, per storage, the distinct
-  // readers in the phase that are not its own views (a T5's position bias, read by two layers
-  // through one unsqueeze, has two).
-  std::vector<int64_t> first(n, -1);
-  std::vector<uint8_t> several(n, 0), candidate(n, 0);
-  for (int64_t x = 0; x < n; ++x) {
-    const int64_t b = p.base[x];
-    for (int64_t e = g.ptr[x]; e < g.ptr[x + 1] && !several[b]; ++e) {
-      const int64_t d = g.dst[e];
-      if (!g.reads[e] || !p.phase[d] || p.base[d] == b) continue;
-      if (first[b] < 0) {
-        first[b] = d;
-      } else if (d != first[b]) {
-        several[b] = 1;
+  // A value read through views is read by the views' readers: per storage, the reads in the
+  // phase by nodes that are not its own views (a T5's position bias, read by two layers
+  // through one unsqueeze, has two readers). fn(storage, reader) for each.
+  auto outside_reads = [&](auto&& fn) {
+    for (int64_t x = 0; x < n; ++x) {
+      const int64_t b = p.base[x];
+      for (int64_t e = g.ptr[x]; e < g.ptr[x + 1]; ++e) {
+        const int64_t d = g.dst[e];
+        if (g.reads[e] && p.phase[d] && p.base[d] != b) fn(b, d);
       }
     }
-  }
+  };
+  std::vector<int64_t> first(n, -1);  // a second distinct reader makes a candidate
+  std::vector<uint8_t> several(n, 0), candidate(n, 0);
+  outside_reads([&](int64_t b, int64_t d) {
+    if (first[b] < 0) {
+      first[b] = d;
+    } else if (d != first[b]) {
+      several[b] = 1;
+    }
+  });
   bool any = false;
   for (int64_t u = 0; u < n; ++u) {
     candidate[u] = p.phase[u] && p.computing[u] && p.fusible[u] && p.base[u] == u &&
@@ -146,17 +150,12 @@ inline bool stored_on_reuse(const UserGraph& g, const PhaseNodes& p, const uint8
     have_kernel = true;
     found = false;
     std::vector<int64_t> lo(n, std::numeric_limits<int64_t>::max()), hi(n, -1);
-    for (int64_t x = 0; x < n; ++x) {  // the kernels reading each fresh storage, views too
-      const int64_t b = p.base[x];
-      if (!fresh[b]) continue;
-      for (int64_t e = g.ptr[x]; e < g.ptr[x + 1]; ++e) {
-        const int64_t d = g.dst[e];
-        if (g.reads[e] && p.phase[d] && p.base[d] != b && !p.reduction[d]) {
-          lo[b] = std::min(lo[b], kernel[d]);
-          hi[b] = std::max(hi[b], kernel[d]);
-        }
+    outside_reads([&](int64_t b, int64_t d) {  // the kernels reading each fresh storage
+      if (fresh[b] && !p.reduction[d]) {
+        lo[b] = std::min(lo[b], kernel[d]);
+        hi[b] = std::max(hi[b], kernel[d]);
       }
-    }
+    });
     for (int64_t u = 0; u < n; ++u) {
       fresh[u] = fresh[u] && hi[u] > lo[u];
       found = found || fresh[u];

@@ -162,13 +162,15 @@ inline bool horizontal(const PeakGraph& g, const uint8_t* fw, const uint8_t* bw,
                        std::vector<int64_t>& trigger) {
   if (g.horizontal_distance <= 0) return false;
   const int64_t n = g.n;
-  std::vector<int64_t> slot(n, 0), candidates;
+  std::vector<int64_t> candidates, slot;  // slot[k]: allocations before candidates[k]
   int64_t allocations = 0;
   for (const int64_t u : order) {
-    slot[u] = allocations;
     const bool stored = g.tensor[u] && written[u] && g.base[u] == u;
+    if (stored && fw[u] && g.computing[u] && g.fusible[u] && size[u] > 0) {
+      candidates.push_back(u);
+      slot.push_back(allocations);
+    }
     allocations += stored;
-    if (stored && fw[u] && g.computing[u] && g.fusible[u] && size[u] > 0) candidates.push_back(u);
   }
   if (candidates.size() < 2) return false;
   // The storages each candidate reads, through the values it computes in registers.
@@ -227,7 +229,7 @@ inline bool horizontal(const PeakGraph& g, const uint8_t* fw, const uint8_t* bw,
     size_t end = a + 1;
     int64_t bound = first;
     for (; end < candidates.size(); ++end) {
-      if (slot[candidates[end]] - slot[first] > g.horizontal_distance) break;
+      if (slot[end] - slot[a] > g.horizontal_distance) break;
       bound = std::max(bound, candidates[end]);
     }
     bool walked = false;

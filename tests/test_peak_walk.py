@@ -165,13 +165,14 @@ def test_peak_graph_refuses_users_out_of_order():
                 layout_copy=np.zeros(n, dtype=np.int64), workspace=np.zeros(n, dtype=np.int64))
     with pytest.raises(ValueError, match="topological order"):
         fusioncut._core.PeakGraph(ptr, dst, **masks, **ints, **nodes, cpu_rules=True,
-                                  max_store_passes=8, max_fused_outputs=4)
+                                  max_store_passes=8, max_fused_outputs=4,
+                                  horizontal_distance=64)
     ints["base"] = np.array([0, 5, 2], dtype=np.int64)
     with pytest.raises(ValueError, match=r"base\[1\] = 5 is outside"):
         fusioncut._core.PeakGraph(np.zeros(n + 1, dtype=np.int64), np.zeros(0, dtype=np.int64),
                                   **{k: np.zeros(0, dtype=bool) for k in masks}, **ints,
                                   **nodes, cpu_rules=True, max_store_passes=8,
-                                  max_fused_outputs=4)
+                                  max_fused_outputs=4, horizontal_distance=64)
     ints["base"] = np.arange(n, dtype=np.int64)
     with pytest.raises(ValueError, match="horizontal_distance must be >= 0"):
         fusioncut._core.PeakGraph(np.zeros(n + 1, dtype=np.int64), np.zeros(0, dtype=np.int64),

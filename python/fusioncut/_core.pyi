@@ -143,6 +143,7 @@ class PeakGraph:
         cpu_rules: bool,
         max_store_passes: int,
         max_fused_outputs: int,
+        horizontal_distance: int,
     ) -> None: ...
     @property
     def num_nodes(self) -> int: ...
