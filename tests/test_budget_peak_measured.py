@@ -186,13 +186,15 @@ def test_replay_refuses_a_plan_the_graph_does_not_have(gpt, capsys, tmp_path):
     assert "no stored plan of gpt" in capsys.readouterr().err
 
 
-@pytest.mark.parametrize("model", ["gpt", "hf-bert"])
+@pytest.mark.parametrize("model", ["gpt", "hf-bert", "hf-stablelm"])
 def test_bench_peak_targets_only_reports_the_targets(tmp_path, model):
     # The short-lease path of the benchmark (a GPU run measures its targets first): no budget
     # sweep, the targets table alone, each target measured and held. hf-bert is BERT from
     # transformers (peak_models.UNSEEN, a model the estimate was not shaped on); its budget
     # sweep is left to the benchmark: at this size, 0.2 MiB, neighbouring budgets' peaks
-    # differ by the allocator's rounding.
+    # differ by the allocator's rounding. hf-stablelm (UNSEEN_LATER: grouped key-value heads,
+    # partial rotary embeddings) came furthest above its estimate at full size (+17.0%), the
+    # excess the default margin is derived from.
     if model.startswith("hf-"):
         pytest.importorskip("transformers")
     out = tmp_path / "peak.json"
