@@ -27,7 +27,7 @@ from torch.utils.checkpoint import (
 )
 
 import fusioncut
-from fusioncut import _torch_compat
+from fusioncut import _torch_compat, budget_link
 from fusioncut._solver import min_node_cut
 from fusioncut.budget import BudgetWarning
 from fusioncut.cli import main
@@ -338,6 +338,38 @@ def test_link_cost_charges_what_the_compute_cannot_hide():
     with pytest.raises(ValueError, match="device 'cpu' has no host link"):
         link(graph, PRESETS["cpu"], seconds, settings_)
     assert isinstance(lk, Link)
+
+
+def test_a_link_that_hides_everything_still_prices_each_transfer():
+    # offload_hidden = 1 (what calibrate reports when compute covers a copy): an overlapped
+    # direction still exposes the copy's device memory traffic, so offloading is cheap, never
+    # free, and the frontier offloads (at a price of 0 every cut offloaded everything it could
+    # and no plan offloaded).
+    graph = decide_captured(small_gpt()).graph
+    settings_ = _torch_compat.OffloadSettings(True, True, False, True, 50.0)
+    whole = dataclasses.replace(H100, offload_hidden=1.0)
+    lk = link(graph, whole, np.full(graph.num_nodes, 1e-3), settings_)
+    floor = 2 * 2**20 / whole.bandwidth
+    assert lk.cost(2**20).exposed_seconds == pytest.approx(floor)
+    assert float(exposed_seconds(2**20, whole, lk.overlap)) == pytest.approx(floor)
+    assert lk.prices(np.array([2**20]), 0.0)[0] == pytest.approx(floor)
+    # Below the floor's reach (H100's 0.9) the price is the exposed tenth, as before.
+    assert float(exposed_seconds(2**20, H100, lk.overlap)) == pytest.approx(
+        0.2 * 2**20 / H100.host_bandwidth)
+    with _torch_compat.functorch_config().patch(activation_offload_separate_stream=True,
+                                                activation_reload_prefetch=True):
+        front = pareto_captured(small_gpt(), device=whole, offload="auto")
+    points = _check_monotone(front)
+    assert any(p.offloaded_bytes for p in points)
+    assert all(p.offload_seconds > 0 for p in points if p.offloaded_bytes)
+
+
+def test_the_link_multipliers_step_by_quarters_below_one_direction():
+    # A link that over-subscribes at mu = 0 by a little fits well below mu = 1: the ladder
+    # sweeps 0.25 and 0.5 first, then whole multipliers up to the overlapped directions.
+    assert budget_link._ladder(2) == [0.25, 0.5, 1.0, 2.0]
+    assert budget_link._ladder(1) == [0.25, 0.5, 1.0]
+    assert budget_link._ladder(0) == []
 
 
 # --- the peak -------------------------------------------------------------------------------

@@ -9,7 +9,7 @@ When a sweep finds such a plan, the offload price is raised by the link's Lagran
 recompute what the link cannot carry. ``generator`` returns a plain ``Generator`` when nothing may
 be offloaded, else a ``LinkedGenerator``::
 
-    parts     one Generator per multiplier swept, mu = 0, 1, ...
+    parts     one Generator per multiplier swept, mu = 0, 0.25, 0.5, 1, 2 (``_ladder``)
     points    the union of their sweep cuts, Pareto in (device bytes kept, seconds added to
               the step: bytes moved, recomputation and true transfer time, estimated peak),
               least bytes first,
@@ -52,12 +52,19 @@ def generator(graph: JointGraph, bnet: BudgetNetwork, costs: CostModel, static: 
         return Generator(graph, net, costs, static, runtime_saved, numel, first.evaluate)
 
     parts = [first]
-    for mu in range(1, bnet.offload.link.directions() + 1):
+    for mu in _ladder(bnet.offload.link.directions()):
         if not any(p.oversubscribed for p in parts[-1].points):
             break
-        parts.append(part(bnet.with_mu(float(mu), costs.scale)))
+        parts.append(part(bnet.with_mu(mu, costs.scale)))
     parts.append(part(bnet.without_offload()))
     return LinkedGenerator(parts)
+
+
+def _ladder(directions: int) -> list[float]:
+    """The multipliers swept after ``mu = 0``: quarter steps up to one direction charged in
+    full, then whole ones (a link that hides most of each transfer over-subscribes at
+    ``mu = 0`` by a little, and the plans that fit lie well below ``mu = 1``)."""
+    return [0.25, 0.5] + [float(mu) for mu in range(1, directions + 1)] if directions else []
 
 
 class _MergedGap:

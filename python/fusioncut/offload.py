@@ -279,17 +279,22 @@ def transfer_seconds(nbytes, device: Device):
 def exposed_seconds(nbytes, device: Device, overlap: Overlap = Overlap()):
     """Seconds a step waits for offloading ``nbytes`` (to the host and back): each direction
     takes ``nbytes / host_bandwidth``, of which the fraction ``offload_hidden`` runs under
-    compute when ``overlap`` lets that direction overlap. The link is shared: whether the
-    hidden part really fits under the compute of one step is the caller's check."""
+    compute when ``overlap`` lets that direction overlap; an overlapped direction still
+    exposes at least ``nbytes / bandwidth``, the device memory traffic of the copy (so a link
+    that hides everything, ``offload_hidden`` = 1, still prices a transfer, and a plan that
+    offloads never ties with one that does not). The link is shared: whether the hidden part
+    really fits under the compute of one step is the caller's check."""
     return _exposed(nbytes, device, overlap, "exposed_seconds")
 
 
 def _exposed(nbytes, device: Device, overlap: Overlap, function: str):
     overlap = _overlap(overlap, function)
-    one_way = _byte_counts(nbytes, function) / _link(device, function)
-    exposed = 1.0 - device.offload_hidden
-    return one_way * ((exposed if overlap.forward else 1.0)
-                      + (exposed if overlap.backward else 1.0))
+    count = _byte_counts(nbytes, function)
+    one_way = count / _link(device, function)
+    # An overlapped direction exposes at least the device memory traffic of its copy.
+    hidden = np.maximum((1.0 - device.offload_hidden) * one_way, count / device.bandwidth)
+    return ((hidden if overlap.forward else one_way)
+            + (hidden if overlap.backward else one_way))
 
 
 def exposed_byte_equivalents(nbytes, device: Device, overlap: Overlap = Overlap()):

@@ -6,12 +6,13 @@ forward and come back during the backward. ``Link.cost(nbytes)`` charges a plan'
 
     t            = nbytes / host_bandwidth                     the link's busy time, one way
     per direction (forward copies, backward reloads):
-      overlapped   (1 - offload_hidden) x t  +  max(0, offload_hidden x t - C)
+      overlapped   max((1 - offload_hidden) x t, nbytes / bandwidth)  +  max(0, offload_hidden x t - C)
       otherwise    t                                           (torch's synchronous device_put)
     C            = the compute seconds of the phase the direction overlaps
 
 so a hidden transfer that does not fit under its phase's compute is charged in full
-(``excess_seconds``, the link's over-subscription). ``C`` comes from ``recompute.py``'s price
+(``excess_seconds``, the link's over-subscription), and one that does still costs its copy's
+device memory traffic (``nbytes / bandwidth``: what a link that hides everything exposes). ``C`` comes from ``recompute.py``'s price
 model: the sum over the phase's nodes of what each costs to run (a matmul or any kernel of its
 own: launch, bytes, FLOPs; a fused pointwise op: only its arithmetic beyond the kernel's memory
 shadow). That leaves out the memory traffic of fused pointwise kernels, so ``C`` is a lower
@@ -86,7 +87,8 @@ class Link:
                 exposed += t
                 continue
             over = max(0.0, h * t - compute)
-            exposed += (1.0 - h) * t + over
+            # At least the copy's device memory traffic (offload.exposed_seconds).
+            exposed += max((1.0 - h) * t, float(nbytes) / dev.bandwidth) + over
             excess += over
         return LinkCost(nbytes=int(nbytes), transfer_seconds=t, exposed_seconds=exposed,
                         excess_seconds=excess)
