@@ -111,6 +111,14 @@ def _rounds(cap, runs, repeats: int) -> None:
             runs[b].append(time.perf_counter() - t0)
 
 
+def base_seconds(graph, device) -> float:
+    """The forward's and backward's compute in ``recompute.py``'s model on ``device``: a
+    plan's estimated step is this plus what it adds (``FrontierPoint.step_seconds``)."""
+    seconds = recompute_model(graph, device).seconds(graph)
+    return float(seconds[graph.role == Role.FORWARD].sum()
+                 + seconds[graph.role == Role.BACKWARD].sum())
+
+
 def _least(points, step, limit):
     ok = [p for p in points if limit is None or step(p) <= limit]
     return min(ok, key=lambda p: (p.peak.peak, step(p)))
@@ -143,9 +151,7 @@ def bench_offload(name: str, cap, log=print, repeats: int = 3) -> dict:
     frontier_s = statistics.median(times["offload"])
     plain_s = statistics.median(times["plain"])
     graph = front.graph
-    seconds = recompute_model(graph, DEVICE).seconds(graph)
-    base = float(seconds[graph.role == Role.FORWARD].sum()
-                 + seconds[graph.role == Role.BACKWARD].sum())
+    base = base_seconds(graph, DEVICE)
 
     def step(p) -> float:
         return base + p.step_seconds(DEVICE)

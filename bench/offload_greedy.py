@@ -24,13 +24,11 @@ import numpy as np
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from bench_budget import build  # noqa: E402
-from budget_offload import DEVICE, _kwargs  # noqa: E402
+from budget_offload import DEVICE, _kwargs, _least, base_seconds  # noqa: E402
 
 import fusioncut  # noqa: E402
 from fusioncut import _torch_compat  # noqa: E402
-from fusioncut.graph import Role  # noqa: E402
 from fusioncut.options import Options  # noqa: E402
-from fusioncut.recompute import recompute_model  # noqa: E402
 from fusioncut.report import capture  # noqa: E402
 
 MIB = 2 ** 20
@@ -76,18 +74,14 @@ def main(argv=None) -> int:
                                                 activation_reload_prefetch=True):
         front = fusioncut.pareto(cap.joint_module, **_kwargs(cap),
                                  options=Options(device=dev, offload="auto"))
-        graph = front.graph
-        seconds = recompute_model(graph, dev).seconds(graph)
-        base = float(seconds[graph.role == Role.FORWARD].sum()
-                     + seconds[graph.role == Role.BACKWARD].sum())
+        base = base_seconds(front.graph, dev)
 
         def step(p) -> float:
             return base + p.step_seconds(dev)
 
         runtime = step(front.runtime)
         limit = runtime * (1 + args.slack)
-        within = [p for p in front.points if step(p) <= limit]
-        plain = min(within, key=lambda p: p.peak.peak)
+        plain = _least(front.points, step, limit)
         found = greedy(front, step, limit)
     for label, p in (("frontier", plain), ("greedy by the peak", found)):
         print(f"{args.model} offload_hidden {args.offload_hidden:g}, step <= "

@@ -39,7 +39,7 @@ from fusioncut.policy import effective_annotations
 
 __all__ = ["Blocked", "BlockKind", "OffloadError", "OffloadPolicy", "Overlap", "Request",
            "analyze", "exposed_byte_equivalents", "exposed_seconds", "offloaded",
-           "transfer_seconds"]
+           "overlapped_exposure", "transfer_seconds"]
 
 
 class BlockKind(enum.Enum):
@@ -287,12 +287,18 @@ def exposed_seconds(nbytes, device: Device, overlap: Overlap = Overlap()):
     return _exposed(nbytes, device, overlap, "exposed_seconds")
 
 
+def overlapped_exposure(nbytes, one_way, device: Device):
+    """Seconds an overlapped direction exposes of a ``one_way``-second copy of ``nbytes``:
+    the fraction ``1 - offload_hidden`` of it, at least the copy's device memory traffic
+    (``nbytes / bandwidth``). Shared by ``exposed_seconds`` and ``offload_link.Link.cost``."""
+    return np.maximum((1.0 - device.offload_hidden) * one_way, nbytes / device.bandwidth)
+
+
 def _exposed(nbytes, device: Device, overlap: Overlap, function: str):
     overlap = _overlap(overlap, function)
     count = _byte_counts(nbytes, function)
     one_way = count / _link(device, function)
-    # An overlapped direction exposes at least the device memory traffic of its copy.
-    hidden = np.maximum((1.0 - device.offload_hidden) * one_way, count / device.bandwidth)
+    hidden = overlapped_exposure(count, one_way, device)
     return ((hidden if overlap.forward else one_way)
             + (hidden if overlap.backward else one_way))
 

@@ -6,18 +6,19 @@ forward and come back during the backward. ``Link.cost(nbytes)`` charges a plan'
 
     t            = nbytes / host_bandwidth                     the link's busy time, one way
     per direction (forward copies, backward reloads):
-      overlapped   max((1 - offload_hidden) x t, nbytes / bandwidth)  +  max(0, offload_hidden x t - C)
+      overlapped   max((1 - offload_hidden) x t, nbytes / bandwidth)
+                   +  max(0, offload_hidden x t - C)
       otherwise    t                                           (torch's synchronous device_put)
     C            = the compute seconds of the phase the direction overlaps
 
 so a hidden transfer that does not fit under its phase's compute is charged in full
 (``excess_seconds``, the link's over-subscription), and one that does still costs its copy's
-device memory traffic (``nbytes / bandwidth``: what a link that hides everything exposes). ``C`` comes from ``recompute.py``'s price
-model: the sum over the phase's nodes of what each costs to run (a matmul or any kernel of its
-own: launch, bytes, FLOPs; a fused pointwise op: only its arithmetic beyond the kernel's memory
-shadow). That leaves out the memory traffic of fused pointwise kernels, so ``C`` is a lower
-bound of the phase's compute and the charge errs towards exposure; the backward counts its own
-nodes, not the plan's recomputation.
+device memory traffic (``nbytes / bandwidth``: what a link that hides everything exposes).
+``C`` comes from ``recompute.py``'s price model: the sum over the phase's nodes of what each
+costs to run (a matmul or any kernel of its own: launch, bytes, FLOPs; a fused pointwise op:
+only its arithmetic beyond the kernel's memory shadow). That leaves out the memory traffic of
+fused pointwise kernels, so ``C`` is a lower bound of the phase's compute and the charge errs
+towards exposure; the backward counts its own nodes, not the plan's recomputation.
 
 The cut prices values additively (``prices``); the excess is not additive. Its Lagrange
 multiplier ``mu`` adds ``mu`` directions' hidden part to each value's price: ``mu = 0`` trusts
@@ -33,7 +34,8 @@ import numpy as np
 
 from fusioncut.device import Device
 from fusioncut.graph import JointGraph, Role
-from fusioncut.offload import OffloadPolicy, Overlap, Request, exposed_seconds
+from fusioncut.offload import OffloadPolicy, Overlap, Request, exposed_seconds, \
+    overlapped_exposure
 from fusioncut.peak_offload import OffloadedValues, paced_waits
 
 __all__ = ["Link", "LinkCost", "OffloadArcs", "link", "offload_arcs"]
@@ -87,8 +89,7 @@ class Link:
                 exposed += t
                 continue
             over = max(0.0, h * t - compute)
-            # At least the copy's device memory traffic (offload.exposed_seconds).
-            exposed += max((1.0 - h) * t, float(nbytes) / dev.bandwidth) + over
+            exposed += float(overlapped_exposure(float(nbytes), t, dev)) + over
             excess += over
         return LinkCost(nbytes=int(nbytes), transfer_seconds=t, exposed_seconds=exposed,
                         excess_seconds=excess)
