@@ -13,7 +13,9 @@ host link's phase compute, ``offload_link``), the rest ``FrontierPoint.step_seco
 transfers' exposed time, link excess included). Reported per model:
 
 - the least estimated peak among the plans of each frontier whose step is at most 5% (and 10%,
-  25%, unbounded) over the runtime plan's, without and with ``offload="auto"``;
+  25%, unbounded) over the runtime plan's, without and with ``offload="auto"``, and the least
+  a ``peak_memory_bytes`` target reaches within the same step (``_least_by_target``: below the
+  frontier's points its plan offloads what the peak holds, ``budget_polish``);
 - the whole frontier's time with and without offload (interleaved, medians), and a budgeted
   partition with offload (``partition`` end to end, emission through torch's offload pass
   included, synchronous: the side stream needs an accelerator) against a runtime-mode one,
@@ -124,6 +126,25 @@ def _least(points, step, limit):
     return min(ok, key=lambda p: (p.peak.peak, step(p)))
 
 
+def _least_by_target(front, step, limit, least, misses: int = 8):
+    """The least estimated peak a ``peak_memory_bytes`` target (no margin) reaches with a plan
+    whose step is at most ``limit``: targets from ``least`` (the frontier's plan) downward in
+    steps of 0.25% of the runtime plan's peak, until ``misses`` targets in a row get no such
+    plan. Below the frontier's points the target's plan offloads what the peak holds
+    (``budget_polish``)."""
+    stride = max(1, front.runtime.peak.peak // 400)
+    best, missed, n = least, 0, least.peak.peak - stride
+    while missed < misses and n > 0:
+        p, gap = front.for_peak(n)
+        if gap == 0 and step(p) <= limit:
+            if p.peak.peak < best.peak.peak:
+                best = p
+            missed, n = 0, min(n, p.peak.peak) - stride
+        else:
+            missed, n = missed + 1, n - stride
+    return best
+
+
 def _summary(p, step) -> dict:
     return {"peak_bytes": p.peak.peak, "kept_bytes": p.saved_bytes,
             "offloaded_bytes": p.offloaded_bytes, "step_seconds": step(p),
@@ -131,13 +152,14 @@ def _summary(p, step) -> dict:
             "link_excess_seconds": p.link_excess_seconds}
 
 
-def bench_offload(name: str, cap, log=print, repeats: int = 3) -> dict:
-    """Every figure of the offload column for one captured model (module docstring)."""
+def bench_offload(name: str, cap, log=print, repeats: int = 3, device=DEVICE) -> dict:
+    """Every figure of the offload column for one captured model (module docstring), priced
+    on ``device`` (the ``"h100"`` preset unless given)."""
     kwargs = _kwargs(cap)
     times: dict[str, list[float]] = {"plain": [], "offload": []}
     for _ in range(repeats):  # both frontiers, interleaved: load hits both alike
-        for key, options in (("plain", Options(device=DEVICE)),
-                             ("offload", Options(device=DEVICE, offload="auto"))):
+        for key, options in (("plain", Options(device=device)),
+                             ("offload", Options(device=device, offload="auto"))):
             gc.collect()
             t0 = time.perf_counter()
             built = fusioncut.pareto(cap.joint_module, **kwargs, options=options)
@@ -151,19 +173,23 @@ def bench_offload(name: str, cap, log=print, repeats: int = 3) -> dict:
     frontier_s = statistics.median(times["offload"])
     plain_s = statistics.median(times["plain"])
     graph = front.graph
-    base = base_seconds(graph, DEVICE)
+    base = base_seconds(graph, device)
 
     def step(p) -> float:
-        return base + p.step_seconds(DEVICE)
+        return base + p.step_seconds(device)
 
     runtime = step(front.runtime)
     least = {}
     for slack in STEP_SLACKS:
         limit = None if slack is None else runtime * (1 + slack)
         a, b = _least(plain.points, step, limit), _least(points, step, limit)
-        least["any" if slack is None else f"{slack:g}"] = {
+        row = least["any" if slack is None else f"{slack:g}"] = {
             "without": _summary(a, step), "with": _summary(b, step),
             "reduction": 1 - b.peak.peak / a.peak.peak}
+        if limit is not None:
+            c = _least_by_target(front, step, limit, b)
+            row["by_target"] = _summary(c, step)
+            row["by_target_reduction"] = 1 - c.peak.peak / a.peak.peak
     runtime_s, budgeted = _partition_times(cap, repeats)
     ratios = [t / runtime_s for t in budgeted.values()]
 
@@ -181,7 +207,8 @@ def bench_offload(name: str, cap, log=print, repeats: int = 3) -> dict:
         rows.append({"peer": label, "torch": _summary(theirs, step),
                      "fusioncut": _summary(mine, step), "fits": gap == 0,
                      "no_slower": gap == 0 and step(mine) <= step(theirs) * (1 + 1e-9)})
-    out = {"model": name, "runtime_step_seconds": runtime, "base_compute_seconds": base,
+    out = {"model": name, "offload_hidden": device.offload_hidden,
+           "runtime_step_seconds": runtime, "base_compute_seconds": base,
            "runtime_peak_bytes": front.runtime.peak.peak, "least_peak": least,
            "frontier_s": frontier_s, "plain_frontier_s": plain_s,
            "frontier_points": len(points), "plain_frontier_points": len(plain.points),
@@ -196,7 +223,7 @@ def bench_offload(name: str, cap, log=print, repeats: int = 3) -> dict:
 
 def _log(r: dict, log) -> None:
     mib = 2.0 ** 20
-    log(f"\n{r['model']} offload (h100 preset): runtime step {r['runtime_step_seconds'] * 1e3:.3f}"
+    log(f"\n{r['model']} offload (h100 preset, offload_hidden {r['offload_hidden']:g}): runtime step {r['runtime_step_seconds'] * 1e3:.3f}"
         f" ms (compute {r['base_compute_seconds'] * 1e3:.3f} ms), peak "
         f"{r['runtime_peak_bytes'] / mib:.2f} MiB; offload frontier {r['frontier_points']} "
         f"points in {r['frontier_s']:.2f} s (without offload {r['plain_frontier_points']} in "
@@ -208,7 +235,12 @@ def _log(r: dict, log) -> None:
         log(f"  least peak at step <= {'any' if key == 'any' else '+' + key}: without offload "
             f"{a['peak_bytes'] / mib:.2f} MiB, with {b['peak_bytes'] / mib:.2f} MiB "
             f"({row['reduction']:+.0%}; offloads {b['offloaded_bytes'] / mib:.2f} MiB, step "
-            f"{b['step_seconds'] / r['runtime_step_seconds'] - 1:+.1%})")
+            f"{b['step_seconds'] / r['runtime_step_seconds'] - 1:+.1%})"
+            + ("" if "by_target" not in row else
+               f"; by a peak target {row['by_target']['peak_bytes'] / mib:.2f} MiB "
+               f"({row['by_target_reduction']:+.0%}; offloads "
+               f"{row['by_target']['offloaded_bytes'] / mib:.2f} MiB, step "
+               f"{row['by_target']['step_seconds'] / r['runtime_step_seconds'] - 1:+.1%})"))
     for row in r["peers"]:
         t, f = row["torch"], row["fusioncut"]
         log(f"  PyTorch {row['peer']:13s}: peak {t['peak_bytes'] / mib:7.2f} MiB step "

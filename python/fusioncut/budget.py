@@ -29,7 +29,9 @@ nothing): along the points saved bytes and peak fall while recomputation grows. 
     memory_budget_bytes = N  the plan in reach recomputing least at saved bytes <= N
                              (``best_within``: not only the points)
     peak_memory_bytes = N    the first point whose estimated peak x (1 + peak_margin) <= N,
-                             and among plans at that estimate the one saving least
+                             and among plans at that estimate the one saving least; when the
+                             cut may offload, a faster plan that offloads what the peak holds
+                             on top of a point, if one is found (``budget_polish``)
 
 A target below the least plan gives the least plan and a ``BudgetWarning`` naming the gap; a
 peak target met only without the margin gives a ``BudgetWarning`` saying so.
@@ -48,6 +50,7 @@ from fusioncut.budget_plans import (
 )
 from fusioncut._log import format_bytes, logger
 from fusioncut.budget_link import generator as plans_in_reach
+from fusioncut.budget_polish import polish
 from fusioncut.cost import CostModel
 from fusioncut.device import Device
 from fusioncut.graph import JointGraph
@@ -275,6 +278,11 @@ class Frontier:
                 return anchor
         return self.least
 
+    def walk_gap(self, k: int):
+        """The points strictly between anchors k - 1 and k, in order, evaluated as the caller
+        reaches them."""
+        return self._walk(k)
+
     def _tie(self, point: FrontierPoint, other: FrontierPoint) -> None:
         """Record ``other``, a plan at ``point``'s estimated peak that saves fewer bytes."""
         known = self._ties.get(id(point))
@@ -304,11 +312,22 @@ class Frontier:
         """The plan that recomputes least among the points whose estimated peak, raised by
         ``margin`` (the fraction a measured peak may exceed the estimate), fits ``limit``;
         among plans at that estimated peak, the one that saves least (an estimate that ties
-        does not see the bytes; the measured peak does). Returns it and by how many bytes its
-        raised estimate misses the limit (0 when it fits)."""
-        point = self._first(lambda p: raised(p.peak.peak, margin) <= limit)
-        point = self._ties.get(id(point), point)
-        return point, max(0, raised(point.peak.peak, margin) - limit)
+        does not see the bytes; the measured peak does). When the cut may offload, a plan
+        that fits with a shorter step (or fits where no point does), found by offloading the
+        values a point holds through its peak (``budget_polish.polish``), replaces it. Returns
+        the plan and by how many bytes its raised estimate misses the limit (0 when it
+        fits)."""
+        def fits(p: FrontierPoint) -> bool:
+            return raised(p.peak.peak, margin) <= limit
+
+        point = self._ties.get(id(first := self._first(fits)), first)
+        over = max(0, raised(point.peak.peak, margin) - limit)
+        if self.generator.bnet.offload is not None:  # offloading what the peak holds
+            ceiling = None if over else point.step_seconds(self.device)
+            faster = polish(self, fits, limit, margin, ceiling)
+            if faster is not None:
+                return faster, 0
+        return point, over
 
 
 def peak_margin_for(graph: JointGraph) -> float:

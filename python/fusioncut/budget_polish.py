@@ -1,0 +1,188 @@
+"""Peak-directed offloading: a faster plan for a peak target, on top of the frontier's plans.
+
+The parametric cut prices the bytes a plan holds from the forward to the backward; a peak
+target asks about one instant. A value held through the estimated peak lowers it when it goes
+to host memory; one freed before the peak, or reloaded before it, does not; the sweep cannot
+tell the two apart. On the 2k-token Llama the frontier's plans within 5% of the runtime step
+peaked no lower with offloading than without, while offloading the values held at the peak on
+top of the same plans lowered it by 6-34% as the link hides more (docs/budget.md,
+"Peak-directed offloading").
+
+``polish(front, fits, limit, margin, ceiling)`` searches for such a plan when a peak target is
+set and the cut may offload (``Frontier.for_peak``), among plans faster than ``ceiling`` (the
+step of the point the target picked; none when no point fits).
+
+Starts (``_starts``): the points the pick passed over, which peak too high: the anchors before
+it, the points of its own gap before it, and the points of the ``_GAPS`` gaps nearest to it
+whose box (the upper anchor's seconds, the lower anchor's peak) could still beat the ceiling.
+They are taken in the order of a lower bound on the step at which they could fit: the step
+plus the exposed seconds of moving as many more bytes as the peak exceeds the target.
+
+Descent (``_Search.descend``): each round finds the instant of the estimated peak
+(``peak_instant``) and the offloadable values the plan keeps on the device through it (largest
+first, the node index breaking ties); it tries the fewest of them that cover the excess, then
+single values (``_TRIES``), and keeps the first that lowers the estimated peak with the step
+below the best fit so far. A start ends when it fits (the new best), when no try lowers the
+peak, or when its bound reaches the best fit's step. The search stops at the first start whose
+bound does, or after ``_EVALUATIONS`` plans.
+
+Every plan is scored by the frontier's own evaluator (the same peak estimate, link cost and
+step): the result is a plan of the model the frontier's are, only not on it. The search is
+greedy and bounded, deterministic for a graph and a target: it finds plans the sweep cannot,
+not the least step that fits.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from fusioncut.budget_plans import FrontierPoint
+from fusioncut.peak import PhaseEvents, phase_events
+
+__all__ = ["peak_instant", "polish"]
+
+_TRIES = 3  # values tried per round before a start ends
+_GAPS = 3  # gaps before the first fit's whose points are walked for starts
+_EVALUATIONS = 64  # plans scored per search at most (about a millisecond each on 10k nodes)
+
+
+def polish(front, fits, limit: int, margin: float, ceiling: float | None
+           ) -> FrontierPoint | None:
+    """The fastest plan found that ``fits`` (its estimated peak raised by ``margin`` is at
+    most ``limit``) with a step below ``ceiling`` seconds (None: any), offloading on top of
+    the frontier's points that do not fit (see the module docstring); None when none is found
+    or the cut may not offload."""
+    if front.generator.bnet.offload is None:
+        return None
+    search = _Search(front, fits, int(limit / (1.0 + margin)))
+    best, best_step = None, np.inf if ceiling is None else ceiling
+
+    def hopeful(hi: FrontierPoint, lo: FrontierPoint) -> bool:
+        return hi.seconds + search.extra(lo.peak.peak - search.fits_below) < best_step
+
+    starts = _starts(front, fits, hopeful)
+    starts.sort(key=lambda p: (search.bound(p), p.saved_bytes))
+    for start in starts:
+        if search.budget <= 0 or search.bound(start) >= best_step:
+            break
+        found = search.descend(start, best_step)
+        if found is not None:
+            best, best_step = found, found.step_seconds(front.device)
+    return best
+
+
+def _starts(front, fits, hopeful) -> list[FrontierPoint]:
+    """The frontier's points before the first that ``fits`` (all of them when none does): the
+    anchors, the points of the first fit's gap before it, and those of the ``_GAPS`` gaps
+    nearest to it where ``hopeful(hi, lo)`` (every point of the gap between anchors ``hi`` and
+    ``lo`` adds at least ``hi``'s seconds and peaks at least as high as ``lo``)."""
+    anchors = front.anchors
+    k_fit = next((k for k, a in enumerate(anchors) if fits(a)), len(anchors))
+    out = list(anchors[:k_fit])
+    if 0 < k_fit < len(anchors) and hopeful(anchors[k_fit - 1], anchors[k_fit]):
+        for q in front.walk_gap(k_fit):
+            if fits(q):
+                break
+            out.append(q)
+    walked = 0
+    for k in range(min(k_fit, len(anchors) - 1), 0, -1):
+        if walked == _GAPS:
+            break
+        if hopeful(anchors[k - 1], anchors[k]):
+            out += list(front.walk_gap(k))
+            walked += 1
+    return out
+
+
+class _Search:
+    """One target's search: what fits, what may go, the evaluations left."""
+
+    def __init__(self, front, fits, fits_below: int):
+        self.front, self.fits, self.fits_below = front, fits, fits_below
+        self.arcs = front.generator.bnet.offload
+        self.allowed = np.zeros(front.graph.num_nodes, dtype=bool)
+        self.allowed[self.arcs.nodes[~self.arcs.forced]] = True
+        self.budget = _EVALUATIONS
+
+    def extra(self, nbytes: int, p: FrontierPoint | None = None) -> float:
+        """The least exposed seconds of offloading ``nbytes`` more on top of ``p``."""
+        moved, exposed = (0, 0.0) if p is None else (p.offloaded_bytes, p.offload_seconds)
+        more = self.arcs.link.cost(moved + max(0, int(nbytes))).exposed_seconds
+        return max(0.0, more - exposed)
+
+    def bound(self, p: FrontierPoint) -> float:
+        """The least step at which offloading on top of ``p`` could fit: its step and the
+        exposed seconds of moving as many more bytes as it peaks above the target."""
+        return p.step_seconds(self.front.device) + self.extra(p.peak.peak - self.fits_below, p)
+
+    def descend(self, start: FrontierPoint, ceiling: float) -> FrontierPoint | None:
+        """Offload values held at the peak on top of ``start`` until it fits, the step staying
+        below ``ceiling``; None if it does not get there, its bound reaches ``ceiling`` or
+        the evaluations run out."""
+        front = self.front
+        evaluate, device = front.generator.evaluate, front.device
+        nbytes = evaluate.nbytes
+        cur = start
+        moved = np.zeros(len(self.allowed), dtype=bool)
+        moved[start.offloaded] = True
+        rejected = moved.copy()
+        while not self.fits(cur):
+            if self.bound(cur) >= ceiling:
+                return None
+            candidates = np.flatnonzero(_held_at_peak(front, cur) & self.allowed & ~rejected)
+            candidates = candidates[np.lexsort((candidates, -nbytes[candidates]))]
+            # First the fewest largest values that cover the excess, then one at a time.
+            cover = int(np.searchsorted(np.cumsum(nbytes[candidates]),
+                                        cur.peak.peak - self.fits_below)) + 1
+            tries = [candidates[:cover]] if cover > 1 else []
+            tries += [candidates[k:k + 1] for k in range(min(_TRIES, len(candidates)))]
+            for group in tries:
+                if self.budget <= 0:
+                    return None
+                self.budget -= 1
+                moved[group] = True
+                q = evaluate.point(cur.saved, None, np.flatnonzero(moved))
+                if q.peak.peak < cur.peak.peak and q.step_seconds(device) < ceiling:
+                    cur = q
+                    rejected[group] = True
+                    break
+                moved[group] = False
+                if len(group) == 1:
+                    rejected[group] = True
+            else:
+                return None
+        return cur
+
+
+def _held_at_peak(front, p: FrontierPoint) -> np.ndarray:
+    """bool (n,): the values ``p`` keeps on the device through the instant of its estimated
+    peak (the backward's: saved and read after it; the forward's: saved and computed before
+    it)."""
+    evaluate = front.generator.evaluate
+    link = front.generator.bnet.offload.link
+    values = link.values(p.offloaded, evaluate.nbytes) if len(p.offloaded) else None
+    forward, backward, _ = phase_events(front.graph, p.saved, evaluate.numel, offloaded=values)
+    out = np.zeros(front.graph.num_nodes, dtype=bool)
+    kept = np.zeros_like(out)
+    kept[p.saved] = True
+    kept[p.offloaded] = False
+    if p.peak.backward_peak >= p.peak.forward_peak:
+        t = peak_instant(backward)
+        out[backward.free_node[backward.free_t > t]] = True
+    else:
+        t = peak_instant(forward)
+        out[forward.alloc_node[forward.alloc_t <= t]] = True
+    return out & kept
+
+
+def peak_instant(events: PhaseEvents) -> int:
+    """The phase time at which the live storages (and the workspaces of the kernel running)
+    sum highest, without the allocator's pooling (which holds freed storages a while longer):
+    where the peak is, not how high."""
+    t = np.concatenate([2 * events.alloc_t, 2 * events.free_t + 1, 2 * events.work_t,
+                        2 * events.work_t + 1])
+    s = np.concatenate([events.alloc_s, -events.free_s, events.work_s, -events.work_s])
+    if not len(t):
+        return -1
+    order = np.argsort(t, kind="stable")
+    return int(t[order][int(np.argmax(np.cumsum(s[order])))] // 2)

@@ -1,0 +1,131 @@
+"""Peak-directed offloading under a peak target (``budget_polish``): never a slower plan than
+the frontier's, often a much faster one, and one that trains like eager."""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import functools
+import warnings
+
+import numpy as np
+import pytest
+import torch
+from functorch.compile import aot_module, make_boxed_func
+
+import fusioncut
+from fusioncut import budget
+from fusioncut.budget_polish import peak_instant
+from fusioncut.device import PRESETS
+from fusioncut.models import Llama, LlamaConfig, llama_inputs
+from fusioncut.options import Options
+from fusioncut.peak import PhaseEvents
+from fusioncut.report import capture
+
+pytestmark = pytest.mark.filterwarnings("ignore::FutureWarning")
+
+DEVICE_PUT = torch.ops.prims.device_put.default
+# The h100 preset with a link that hides every transfer it can (torch's synchronous emission,
+# which the CPU runs, hides none of them either way).
+LINK = dataclasses.replace(PRESETS["h100"], name="h100-hidden", offload_hidden=1.0)
+
+
+@functools.lru_cache(maxsize=None)
+def _llama():
+    """A 2-layer zoo Llama at 1,024 tokens (d 64): long enough that its peak sits in the
+    backward with the attention's saved values held through it."""
+    cfg = LlamaConfig(n_layer=2, d_model=64, n_head=2, block_size=1024, vocab=64)
+    torch.manual_seed(0)
+    module = Llama(cfg)
+    inputs = llama_inputs(cfg, batch=1)
+    return module, inputs, capture(copy.deepcopy(module), *inputs, via="aot")
+
+
+def _frontier_pick(front, limit):
+    """The frontier's own answer to a peak target: the first point that fits, else the least."""
+    for p in front.points:
+        if p.peak.peak <= limit:
+            return p
+    return front.least
+
+
+def test_peak_instant_is_where_live_storages_and_workspaces_sum_highest():
+    e = np.zeros(0, dtype=np.int64)
+    events = PhaseEvents(time=e, alloc_node=np.array([0, 1, 2]), alloc_t=np.array([0, 1, 4]),
+                         alloc_s=np.array([10, 20, 5]), in_place=np.zeros(3, dtype=bool),
+                         free_node=np.array([0, 1]), free_t=np.array([2, 3]),
+                         free_s=np.array([10, 20]), work_node=np.array([2]),
+                         work_t=np.array([3]), work_s=np.array([15]))
+    # live: t0 10, t1 30, t2 30 then 20, t3 20 + 15 of workspace, t4 5
+    assert peak_instant(events) == 3
+    empty = PhaseEvents(*([e] * 4), np.zeros(0, dtype=bool), *([e] * 6))
+    assert peak_instant(empty) == -1
+
+
+def test_a_peak_target_is_never_slower_and_often_much_faster_when_the_peak_is_offloaded():
+    *_, cap = _llama()
+    front = fusioncut.pareto(cap.joint_module, num_fwd_outputs=cap.num_fwd_outputs,
+                             static_lifetime_input_indices=cap.static_lifetime_input_indices,
+                             options=Options(device=LINK, offload="auto"))
+    arcs = front.generator.bnet.offload
+    allowed = set(arcs.nodes.tolist())
+    evaluate = front.generator.evaluate
+    lo, hi = front.least.peak.peak, front.runtime.peak.peak
+    faster = 0
+    for limit in np.linspace(lo, hi, 24).astype(int).tolist():
+        plain = _frontier_pick(front, limit)
+        got, over = front.for_peak(limit, 0.0)
+        assert over == max(0, got.peak.peak - limit)
+        if plain.peak.peak <= limit:  # the frontier fits: the polish may only be faster
+            assert got.peak.peak <= limit
+            assert got.step_seconds(LINK) <= plain.step_seconds(LINK) + 1e-12
+            faster += got.step_seconds(LINK) < 0.5 * plain.step_seconds(LINK)
+        assert set(got.offloaded.tolist()) <= allowed
+        assert set(got.offloaded.tolist()) <= set(got.saved.tolist())
+        again = evaluate.point(got.saved, None, got.offloaded)  # the same model scores it
+        assert again.peak == got.peak and again.seconds == got.seconds
+        assert front.for_peak(limit, 0.0)[0].key == got.key  # the same answer each time
+    assert faster >= 1
+
+
+def test_a_polished_plan_trains_like_eager_and_moves_exactly_its_offloaded_values():
+    module, inputs, cap = _llama()
+    front = fusioncut.pareto(cap.joint_module, num_fwd_outputs=cap.num_fwd_outputs,
+                             static_lifetime_input_indices=cap.static_lifetime_input_indices,
+                             options=Options(device=LINK, offload="auto"))
+    limit = None
+    for n in np.linspace(front.least.peak.peak, front.runtime.peak.peak, 24).astype(int):
+        got, _ = front.for_peak(int(n), 0.0)
+        if got.lam is None and len(got.offloaded) and all(
+                got.key != p.key for p in front.points):
+            limit = int(n)  # a plan only the polish found
+            break
+    assert limit is not None
+    options = Options(device=LINK, offload="auto", peak_memory_bytes=limit, peak_margin=0.0)
+    seen: dict = {}
+
+    def part(joint, joint_inputs, **kwargs):
+        seen["d"] = fusioncut.decide(joint, num_fwd_outputs=kwargs["num_fwd_outputs"],
+                                     static_lifetime_input_indices=kwargs.get(
+                                         "static_lifetime_input_indices"), options=options)
+        fw, bw = fusioncut.partition(joint, joint_inputs, options=options, **kwargs)
+        seen["fw"] = fw
+        return fw, bw
+
+    def compiler(gm, _):
+        return make_boxed_func(gm)
+
+    eager = copy.deepcopy(module)
+    eager(*inputs).backward()
+    trained = copy.deepcopy(module)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", fusioncut.FallbackWarning)
+        warnings.simplefilter("error", budget.BudgetWarning)
+        aot_module(trained, compiler, compiler, partition_fn=part)(*inputs).backward()
+    for (name, p), q in zip(trained.named_parameters(), eager.parameters()):
+        torch.testing.assert_close(p.grad, q.grad, rtol=1e-4, atol=1e-5, msg=name)
+    d = seen["d"]
+    assert d.budget.point.peak.peak <= limit and d.budget.point.lam is None
+    moved = {n.args[0].name for n in seen["fw"].graph.find_nodes(op="call_function",
+                                                                  target=DEVICE_PUT)}
+    assert moved == {n.name for n in d.offloaded_nodes}
