@@ -129,3 +129,10 @@ def test_a_polished_plan_trains_like_eager_and_moves_exactly_its_offloaded_value
     moved = {n.args[0].name for n in seen["fw"].graph.find_nodes(op="call_function",
                                                                   target=DEVICE_PUT)}
     assert moved == {n.name for n in d.offloaded_nodes}
+    # explain says which values the search sent on top of the cut's plan, and why
+    at_peak = {d.graph.nodes[i].name for i in d.budget.point.peak_offloaded.tolist()}
+    assert at_peak and at_peak <= moved
+    report = fusioncut.explain(copy.deepcopy(module), *inputs, options=options)
+    why = {v.name: v.why for v in report.values if v.fate == "offloaded"}
+    assert set(why) == moved
+    assert all(("through the estimated peak" in why[name]) == (name in at_peak) for name in why)

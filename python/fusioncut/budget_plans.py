@@ -67,6 +67,10 @@ class FrontierPoint:
     transfer_seconds: float = 0.0  # the host link's busy time, one way
     offload_seconds: float = 0.0  # seconds the step waits for the transfers, excess included
     link_excess_seconds: float = 0.0  # hidden transfer time that finds no compute to hide under
+    peak_offloaded: np.ndarray = dataclasses.field(default_factory=lambda: _NONE)
+    """int64 values of ``offloaded`` a peak target's search sent to host memory on top of a
+    frontier point because the point holds them through its estimated peak (``budget_polish``);
+    empty on the frontier's own plans."""
 
     @property
     def key(self) -> bytes:

@@ -34,6 +34,8 @@ not the least step that fits.
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 
 from fusioncut.budget_plans import FrontierPoint
@@ -68,6 +70,8 @@ def polish(front, fits, limit: int, margin: float, ceiling: float | None
         found = search.descend(start, best_step)
         if found is not None:
             best, best_step = found, found.step_seconds(front.device)
+            added = np.setdiff1d(found.offloaded, start.offloaded).astype(np.int64)
+            best = dataclasses.replace(found, peak_offloaded=added)
     return best
 
 

@@ -183,6 +183,8 @@ class _Facts:
         self.dropped = set(decision.dropped_preferences)
         self.offloaded = set(decision.offloaded.tolist())
         self.waits = decision.offload_waits
+        self.at_peak = set() if decision.budget is None else set(
+            decision.budget.point.peak_offloaded.tolist())
 
     def ban(self, i: int):
         """The ban that holds under the options: a memory target lifts ``BUDGET_LIFTS``, and a
@@ -306,6 +308,9 @@ def _offload_why(f: _Facts, i: int, link, ban) -> str:
             f"{format_seconds(exposed)} ({format_seconds(nbytes / link.device.host_bandwidth)} "
             f"each way over the host link); keeping it would hold {format_bytes(nbytes)} on "
             f"the device")
+    if i in f.at_peak:
+        text += (" through the estimated peak (sent on top of the cut's plan by the search "
+                 "for a faster plan that fits the target)")
     name = f.names[i]
     if name in f.waits:  # fusioncut paces the side stream's wait for this copy
         at = f.waits[name]
