@@ -328,6 +328,17 @@ def test_a_fusioncut_variant_is_one_registration(monkeypatch):
         configs.add_fusioncut_config("fusioncut_test_variant", mode="memory")
 
 
+def test_offload_configurations_run_only_when_named_and_offload_on_the_cpu_synchronously():
+    bench_train = importlib.import_module("bench_train")
+    offload = {"fusioncut_offload_budget_50", "fusioncut_offload_budget_0", "torch_offload_all"}
+    assert offload <= set(configs.CONFIGS)
+    assert not offload & set(bench_train.parse_args([]).configs)
+    assert set(bench_train.parse_args(["--configs", *sorted(offload)]).configs) == offload
+    on_cpu = configs._offload_settings([torch.zeros(2)])
+    assert on_cpu == dict(activation_offload_separate_stream=False,
+                          activation_reload_prefetch=False)
+
+
 def test_compiled_configurations_get_code_objects_of_their_own():
     model = torch.nn.Linear(2, 2)
     a, b = configs.compile_model(model, "a"), configs.compile_model(model, "b")

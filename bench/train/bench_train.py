@@ -108,7 +108,8 @@ def parse_args(argv=None):
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--device", choices=("cpu", "cuda"), default="cpu")
     p.add_argument("--models", nargs="+", default=list(WORKLOADS), choices=list(WORKLOADS))
-    p.add_argument("--configs", nargs="+", default=list(CONFIGS), choices=list(CONFIGS))
+    p.add_argument("--configs", nargs="+", default=[c for c in CONFIGS if CONFIGS[c].default],
+                   choices=list(CONFIGS))
     p.add_argument("--size", choices=SIZES, help="default: cpu on --device cpu, gpu on cuda; tiny with --quick")
     p.add_argument("--quick", action="store_true", help="tiny sizes, 1 warm-up round, 3 timed rounds")
     p.add_argument("--warmup", type=int, help="untimed rounds (default 3; quick 1)")

@@ -10,6 +10,10 @@ A configuration is a name and a factory for Inductor's ``custom_partitioner_fn``
     fusioncut_memory    fusioncut.InductorPartitioner(Options(mode="memory"))
     fusioncut_budget_50 / _0   fusioncut.InductorPartitioner(Options(memory_budget=0.5 / 0))
     torch_budget_50 / _0       torch's partitioner, activation_memory_budget = 0.5 / 0
+    fusioncut_offload_budget_50 / _0   Options(offload="auto", memory_budget=0.5 / 0)
+    torch_offload_all   torch's partitioner with enable_activation_offloading, every forward
+                        value marked should_offload (the offload configs run only when named:
+                        torch's side stream and prefetch on a GPU, device_put on the CPU)
 
 ``CONFIGS`` is a registry: a fusioncut variant is one line,
 ``add_fusioncut_config("fusioncut_budget_50", memory_budget=0.5)`` (any ``fusioncut.Options``
@@ -154,6 +158,7 @@ class Config:
     partitioner: Callable[[], object] | None = None
     compiled: bool = True
     needs_fusioncut: bool = False
+    default: bool = True  # run when --configs is not given
 
 
 CONFIGS: dict[str, Config] = {}
@@ -212,6 +217,64 @@ add_fusioncut_config("fusioncut_budget_50", memory_budget=0.5)
 add_fusioncut_config("fusioncut_budget_0", memory_budget=0.0)
 add_torch_budget_config("torch_budget_50", 0.5)
 add_torch_budget_config("torch_budget_0", 0.0)
+
+
+# --- offloading (named with --configs; not in the default run) --------------------------------
+
+
+def _offload_settings(joint_inputs) -> dict:
+    """torch's offload settings for a joint graph: its side stream and prefetch where the graph
+    runs on an accelerator (they need one), synchronous ``device_put`` on the CPU."""
+    on_gpu = any(isinstance(a, torch.Tensor) and a.device.type != "cpu"
+                 for a in torch.utils._pytree.tree_leaves(joint_inputs))
+    return dict(activation_offload_separate_stream=on_gpu, activation_reload_prefetch=on_gpu)
+
+
+def add_fusioncut_offload_config(name: str, **options) -> Config:
+    """Registers ``name`` as ``fusioncut.InductorPartitioner(Options(offload="auto",
+    **options))`` under torch's offload settings for the graph's device."""
+
+    def factory():
+        import fusioncut
+
+        functorch_config, _, _, _, _ = torch_internals()
+        inner = fusioncut.InductorPartitioner(fusioncut.Options(offload="auto", **options))
+
+        def partition(gm, joint_inputs, **kwargs):
+            with functorch_config.patch(**_offload_settings(joint_inputs)):
+                return inner(gm, joint_inputs, **kwargs)
+
+        return make_recording_partitioner(partition, name)
+
+    described = ", ".join(f"{k}={v!r}" for k, v in options.items())
+    return register(Config(name, f"fusioncut.InductorPartitioner(Options(offload='auto', "
+                                 f"{described})), torch's side stream and prefetch on a GPU",
+                           factory, needs_fusioncut=True, default=False))
+
+
+def _torch_offload_all():
+    """torch's partitioner with ``enable_activation_offloading`` and every forward value marked
+    ``should_offload`` (what tagging every saveable activation ``MUST_CPU_OFFLOAD`` asks; its
+    ``can_offload`` keeps what it can), side stream and prefetch on a GPU."""
+    functorch_config, _, _, _, _ = torch_internals()
+    from torch._functorch.partitioners import min_cut_rematerialization_partition
+
+    def partition(gm, joint_inputs, **kwargs):
+        for node in gm.graph.nodes:
+            if node.op == "call_function":
+                node.meta["should_offload"] = True
+        with functorch_config.patch(enable_activation_offloading=True,
+                                    **_offload_settings(joint_inputs)):
+            return min_cut_rematerialization_partition(gm, joint_inputs, **kwargs)
+
+    return make_recording_partitioner(partition, "torch_offload_all")
+
+
+add_fusioncut_offload_config("fusioncut_offload_budget_50", memory_budget=0.5)
+add_fusioncut_offload_config("fusioncut_offload_budget_0", memory_budget=0.0)
+register(Config("torch_offload_all", "torch's min_cut_rematerialization_partition with "
+                "enable_activation_offloading, every forward value marked should_offload",
+                _torch_offload_all, default=False))
 
 
 # --- compiling -------------------------------------------------------------------------------

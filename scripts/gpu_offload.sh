@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Issue 20's GPU figures (docs/budget.md, "Offloading"), sized for one lent device call of
+# about 6 minutes: build fusioncut against the machine's torch, then the training harness on the
+# Llama workload (GPU size: 12 layers, d 1024, sequence 2048) under torch's default, its
+# knapsack at budget 0, its offload of every forward value, and fusioncut's plans at budget 0
+# with and without offloading and at 0.5 with it (torch's side stream and prefetch on the GPU):
+# step time, the allocator's peak (torch.cuda.max_memory_allocated) and the largest batch each
+# trains at. Each part runs under its own timeout; everything is packed into $OUT/offload.tgz.
+# Usage: OUT=dir bash scripts/gpu_offload.sh
+set -u
+OUT=${OUT:-/tmp/gpu-offload}
+W=/tmp/gpu-offload-work
+mkdir -p "$OUT" "$W"
+pack() { tar czf "$OUT/offload.tgz" -C "$W" . 2>/dev/null; }
+PY=${PYTHON:-python3}
+export PIP_NO_INDEX=1 CMAKE_BUILD_PARALLEL_LEVEL=16 PYTHONUNBUFFERED=1
+t0=$(date +%s)
+stamp() { echo "[$(( $(date +%s) - t0 )) s] $*"; }
+nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv >"$W/meta.txt" 2>&1
+stamp "install"
+timeout 120 $PY -m pip install -q --no-build-isolation --no-deps -C build-dir=/tmp/fcbuild . \
+  >"$W/install.log" 2>&1 || { stamp "install failed"; pack; tail -30 "$W/install.log"; exit 1; }
+CONFIGS="torch_default torch_budget_0 torch_offload_all fusioncut_budget_0 fusioncut_offload_budget_0 fusioncut_offload_budget_50"
+stamp "steps"
+timeout "${STEP_SECONDS:-200}" $PY bench/train/bench_train.py --device cuda --models llama \
+  --configs $CONFIGS --timing-budget 20 --shared-cache --json "$W/steps.json" \
+  --table "$W/steps.md" >"$W/steps.txt" 2>&1
+stamp "steps rc $?"; pack
+timeout "${BATCH_SECONDS:-240}" $PY bench/train/bench_train.py --device cuda --models llama \
+  --configs $CONFIGS --timing-budget 5 --max-batch --bisect-steps 2 --shared-cache \
+  --json "$W/batch.json" --table "$W/batch.md" >"$W/batch.txt" 2>&1
+stamp "largest batch rc $?"; pack
+tail -12 "$W/steps.txt"; tail -12 "$W/batch.txt"
