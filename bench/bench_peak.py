@@ -40,7 +40,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from budget_peak import Session  # noqa: E402
 from common import environment, markdown_table, write_json  # noqa: E402
-from peak_models import MODELS, UNSEEN, UNSEEN_LATER  # noqa: E402
+from peak_models import ALL, MODELS, TEST_EXTRA, UNSEEN, UNSEEN_LATER  # noqa: E402
 
 from fusioncut.budget import raised  # noqa: E402
 from fusioncut.options import Options  # noqa: E402
@@ -136,10 +136,10 @@ def _targets_report(results: list[dict]) -> str:
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--models", nargs="+", default=list(MODELS),
-                        choices=MODELS + UNSEEN + UNSEEN_LATER,
+                        choices=ALL,
                         help=f"default: {' '.join(MODELS)}; also "
                         f"{' '.join(UNSEEN + UNSEEN_LATER)}, models the estimate was not "
-                        "shaped on")
+                        f"shaped on, and {' '.join(TEST_EXTRA)}, the test extra's others")
     parser.add_argument("--quick", action="store_true", help="small models (a smoke test)")
     parser.add_argument("--targets", type=int, default=13)
     parser.add_argument("--json", default=DEFAULT_JSON)

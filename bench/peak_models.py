@@ -23,7 +23,7 @@ try:
 except ImportError:
     transformers = None
 
-__all__ = ["MODELS", "UNSEEN", "UNSEEN_LATER", "build"]
+__all__ = ["ALL", "MODELS", "TEST_EXTRA", "UNSEEN", "UNSEEN_LATER", "build"]
 
 MODELS = ("gpt", "llama-sdpa", "llama-written", "resnet18", "hf-gpt2", "hf-llama", "hf-t5")
 # Models the estimate was never shaped on (not in the default run): a check of the margin.
@@ -31,6 +31,10 @@ UNSEEN = ("hf-bert", "hf-mistral", "hf-gptneox", "hf-opt")
 # Twelve more, measured first on 2026-11-28 to re-derive ``Options.peak_margin``.
 UNSEEN_LATER = ("hf-qwen2", "hf-qwen3", "hf-gemma", "hf-phi", "hf-falcon", "hf-gptj",
                 "hf-bloom", "hf-gptneo", "hf-stablelm", "hf-roberta", "hf-electra", "hf-bart")
+# The rest of the test extra's transformers models (tests/test_zoo_transformers.py), measured
+# first on 2026-11-28: a vision transformer and a speech encoder-decoder.
+TEST_EXTRA = ("hf-vit", "hf-whisper")
+ALL = MODELS + UNSEEN + UNSEEN_LATER + TEST_EXTRA
 
 
 class CausalLM(torch.nn.Module):
@@ -48,6 +52,58 @@ class CausalLM(torch.nn.Module):
         else:
             logits = self.model(input_ids=ids).logits
         return F.cross_entropy(logits.flatten(0, 1), labels.flatten())
+
+
+class Classifier(torch.nn.Module):
+    """A Hugging Face image classifier's logits, then the mean cross-entropy."""
+
+    def __init__(self, model: torch.nn.Module):
+        super().__init__()
+        self.model = model
+
+    def forward(self, pixels, labels):
+        return F.cross_entropy(self.model(pixel_values=pixels).logits, labels)
+
+
+class SpeechToText(torch.nn.Module):
+    """A Hugging Face speech encoder-decoder's logits on teacher-forced labels, then the mean
+    cross-entropy."""
+
+    def __init__(self, model: torch.nn.Module):
+        super().__init__()
+        self.model = model
+
+    def forward(self, features, labels):
+        logits = self.model(input_features=features, decoder_input_ids=labels).logits
+        return F.cross_entropy(logits.flatten(0, 1), labels.flatten())
+
+
+def _test_extra(name: str, quick: bool, g: torch.Generator):
+    """One of ``TEST_EXTRA`` at the benchmark's sizes: ViT on 8 images of 64 x 64 (patches of 8:
+    65 tokens), Whisper on 8 clips of 256 frames (128 encoder positions) with 256 target tokens;
+    two layers (two each for Whisper's encoder and decoder), d 64, four heads, no dropout."""
+    tf = transformers
+    batch, d = (2, 32) if quick else (8, 64)
+    if name == "hf-vit":
+        side, classes = (16, 5) if quick else (64, 10)
+        cfg = tf.ViTConfig(image_size=side, patch_size=4 if quick else 8, num_channels=3,
+                           hidden_size=d, num_hidden_layers=2, num_attention_heads=4,
+                           intermediate_size=2 * d, hidden_dropout_prob=0.0,
+                           attention_probs_dropout_prob=0.0, num_labels=classes)
+        return Classifier(tf.ViTForImageClassification(cfg)), (
+            torch.randn(batch, 3, side, side, generator=g),
+            torch.randint(0, classes, (batch,), generator=g))
+    frames, seq, vocab, mels = (16, 16, 128, 8) if quick else (256, 256, 512, 16)
+    cfg = tf.WhisperConfig(vocab_size=vocab, num_mel_bins=mels, encoder_layers=2,
+                           decoder_layers=2, encoder_attention_heads=4, decoder_attention_heads=4,
+                           d_model=d, encoder_ffn_dim=2 * d, decoder_ffn_dim=2 * d,
+                           max_source_positions=frames // 2, max_target_positions=seq,
+                           dropout=0.0, attention_dropout=0.0, activation_dropout=0.0,
+                           decoder_start_token_id=1, pad_token_id=0, bos_token_id=1,
+                           eos_token_id=2)
+    return SpeechToText(tf.WhisperForConditionalGeneration(cfg)), (
+        torch.randn(batch, mels, frames, generator=g),
+        torch.randint(3, vocab, (batch, seq), generator=g))
 
 
 def _later(name: str, vocab: int, seq: int, d: int) -> torch.nn.Module:
@@ -172,7 +228,10 @@ def build(name: str, quick: bool = False):
         widths = (8, 16, 32, 64) if quick else (32, 64, 128, 256)
         model = resnet("resnet18", num_classes=10, widths=widths, imagenet_stem=False)
         return model, (torch.randn(2 if quick else 8, 3, 32, 32),)
+    if name in TEST_EXTRA:
+        if transformers is None:
+            raise ImportError(f"peak_models.build: {name} needs transformers (the bench extra)")
+        return _test_extra(name, quick, torch.Generator().manual_seed(0))
     if name in ("hf-gpt2", "hf-llama", "hf-t5") + UNSEEN + UNSEEN_LATER:
         return _hf(name, quick)
-    raise ValueError(f"peak_models.build: name = {name!r} is not one of "
-                     f"{MODELS + UNSEEN + UNSEEN_LATER}")
+    raise ValueError(f"peak_models.build: name = {name!r} is not one of {ALL}")

@@ -33,7 +33,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from budget_peak import Session  # noqa: E402
 from common import environment, markdown_table, write_json  # noqa: E402
-from peak_models import MODELS, UNSEEN, UNSEEN_LATER  # noqa: E402
+from peak_models import ALL, MODELS  # noqa: E402
 
 from fusioncut.options import Options  # noqa: E402
 from fusioncut.peak import PeakEstimate, phase_events  # noqa: E402
@@ -114,7 +114,7 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--plans", default=DEFAULT_PLANS)
     parser.add_argument("--models", nargs="+", default=list(MODELS),
-                        choices=MODELS + UNSEEN + UNSEEN_LATER)
+                        choices=ALL)
     parser.add_argument("--json", default=DEFAULT_JSON)
     parser.add_argument("--rows", action="store_true", help="print every plan")
     args = parser.parse_args(argv)
