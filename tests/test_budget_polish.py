@@ -136,3 +136,20 @@ def test_a_polished_plan_trains_like_eager_and_moves_exactly_its_offloaded_value
     why = {v.name: v.why for v in report.values if v.fate == "offloaded"}
     assert set(why) == moved
     assert all(("through the estimated peak" in why[name]) == (name in at_peak) for name in why)
+
+
+def test_a_target_below_every_plan_gets_the_lowest_peak_the_search_reaches_and_a_warning():
+    *_, cap = _llama()
+    options = dict(device=LINK, offload="auto")
+    front = fusioncut.pareto(cap.joint_module, num_fwd_outputs=cap.num_fwd_outputs,
+                             static_lifetime_input_indices=cap.static_lifetime_input_indices,
+                             options=Options(**options))
+    got, over = front.for_peak(1, 0.0)
+    assert got.peak.peak <= front.least.peak.peak and over == got.peak.peak - 1
+    if got.key != front.least.key:  # the search went below the frontier's least plan
+        assert len(got.peak_offloaded) and got.peak.peak < front.least.peak.peak
+    with pytest.warns(budget.BudgetWarning, match="below the least any plan reaches"):
+        d = fusioncut.decide(cap.joint_module, num_fwd_outputs=cap.num_fwd_outputs,
+                             static_lifetime_input_indices=cap.static_lifetime_input_indices,
+                             options=Options(peak_memory_bytes=1, peak_margin=0.0, **options))
+    assert d.budget.point.key == got.key and d.budget.gap == got.peak.peak - 1

@@ -313,10 +313,10 @@ class Frontier:
         ``margin`` (the fraction a measured peak may exceed the estimate), fits ``limit``;
         among plans at that estimated peak, the one that saves least (an estimate that ties
         does not see the bytes; the measured peak does). When the cut may offload, a plan
-        that fits with a shorter step (or fits where no point does), found by offloading the
-        values a point holds through its peak (``budget_polish.polish``), replaces it. Returns
-        the plan and by how many bytes its raised estimate misses the limit (0 when it
-        fits)."""
+        that fits with a shorter step (or fits where no point does; where none fits, one that
+        peaks below every point), found by offloading the values a point holds through its
+        peak (``budget_polish.polish``), replaces it. Returns the plan and by how many bytes
+        its raised estimate misses the limit (0 when it fits)."""
         def fits(p: FrontierPoint) -> bool:
             return raised(p.peak.peak, margin) <= limit
 
@@ -324,9 +324,9 @@ class Frontier:
         over = max(0, raised(point.peak.peak, margin) - limit)
         if self.generator.bnet.offload is not None:  # offloading what the peak holds
             ceiling = None if over else point.step_seconds(self.device)
-            faster = polish(self, fits, limit, margin, ceiling)
-            if faster is not None:
-                return faster, 0
+            found = polish(self, fits, limit, margin, ceiling)
+            if found is not None:  # fits faster, or (none fitting) peaks below every point
+                return found, max(0, raised(found.peak.peak, margin) - limit)
         return point, over
 
 

@@ -24,7 +24,9 @@ first, the node index breaking ties); it tries the fewest of them that cover the
 single values (``_TRIES``), and keeps the first that lowers the estimated peak with the step
 below the best fit so far. A start ends when it fits (the new best), when no try lowers the
 peak, or when its bound reaches the best fit's step. The search stops at the first start whose
-bound does, or after ``_EVALUATIONS`` plans.
+bound does, or after ``_EVALUATIONS`` plans. When no point fits and no plan found does, the
+lowest-peak plan the descents reached is returned if it peaks below every point (a target
+below the least plan gets the least peak offloading reaches, with the warning of the gap).
 
 Every plan is scored by the frontier's own evaluator (the same peak estimate, link cost and
 step): the result is a plan of the model the frontier's are, only not on it. The search is
@@ -51,13 +53,15 @@ _EVALUATIONS = 64  # plans scored per search at most (about a millisecond each o
 def polish(front, fits, limit: int, margin: float, ceiling: float | None
            ) -> FrontierPoint | None:
     """The fastest plan found that ``fits`` (its estimated peak raised by ``margin`` is at
-    most ``limit``) with a step below ``ceiling`` seconds (None: any), offloading on top of
-    the frontier's points that do not fit (see the module docstring); None when none is found
-    or the cut may not offload."""
+    most ``limit``) with a step below ``ceiling`` seconds, offloading on top of the frontier's
+    points that do not fit (see the module docstring). With no ceiling (no point fits) and no
+    plan that fits, the lowest-peak plan the search reached if it peaks below every point;
+    None when there is none or the cut may not offload."""
     if front.generator.bnet.offload is None:
         return None
     search = _Search(front, fits, int(limit / (1.0 + margin)))
     best, best_step = None, np.inf if ceiling is None else ceiling
+    lowest = front.least
 
     def hopeful(hi: FrontierPoint, lo: FrontierPoint) -> bool:
         return hi.seconds + search.extra(lo.peak.peak - search.fits_below) < best_step
@@ -67,11 +71,15 @@ def polish(front, fits, limit: int, margin: float, ceiling: float | None
     for start in starts:
         if search.budget <= 0 or search.bound(start) >= best_step:
             break
-        found = search.descend(start, best_step)
-        if found is not None:
-            best, best_step = found, found.step_seconds(front.device)
-            added = np.setdiff1d(found.offloaded, start.offloaded).astype(np.int64)
-            best = dataclasses.replace(found, peak_offloaded=added)
+        reached, fitted = search.descend(start, best_step)
+        added = np.setdiff1d(reached.offloaded, start.offloaded).astype(np.int64)
+        if fitted:
+            best = dataclasses.replace(reached, peak_offloaded=added)
+            best_step = best.step_seconds(front.device)
+        elif ceiling is None and reached.peak.peak < lowest.peak.peak:
+            lowest = dataclasses.replace(reached, peak_offloaded=added)
+    if best is None and ceiling is None and lowest is not front.least:
+        return lowest
     return best
 
 
@@ -119,9 +127,10 @@ class _Search:
         exposed seconds of moving as many more bytes as it peaks above the target."""
         return p.step_seconds(self.front.device) + self.extra(p.peak.peak - self.fits_below, p)
 
-    def descend(self, start: FrontierPoint, ceiling: float) -> FrontierPoint | None:
+    def descend(self, start: FrontierPoint, ceiling: float) -> tuple[FrontierPoint, bool]:
         """Offload values held at the peak on top of ``start`` until it fits, the step staying
-        below ``ceiling``; None if it does not get there, its bound reaches ``ceiling`` or
+        below ``ceiling``: the plan reached (its peak the lowest of the way) and whether it
+        fits; it stops short when no try lowers the peak, its bound reaches ``ceiling`` or
         the evaluations run out."""
         front = self.front
         evaluate, device = front.generator.evaluate, front.device
@@ -132,7 +141,7 @@ class _Search:
         rejected = moved.copy()
         while not self.fits(cur):
             if self.bound(cur) >= ceiling:
-                return None
+                return cur, False
             candidates = np.flatnonzero(_held_at_peak(front, cur) & self.allowed & ~rejected)
             candidates = candidates[np.lexsort((candidates, -nbytes[candidates]))]
             # First the fewest largest values that cover the excess, then one at a time.
@@ -142,7 +151,7 @@ class _Search:
             tries += [candidates[k:k + 1] for k in range(min(_TRIES, len(candidates)))]
             for group in tries:
                 if self.budget <= 0:
-                    return None
+                    return cur, False
                 self.budget -= 1
                 moved[group] = True
                 q = evaluate.point(cur.saved, None, np.flatnonzero(moved))
@@ -154,8 +163,8 @@ class _Search:
                 if len(group) == 1:
                     rejected[group] = True
             else:
-                return None
-        return cur
+                return cur, False
+        return cur, True
 
 
 def _held_at_peak(front, p: FrontierPoint) -> np.ndarray:
