@@ -12,6 +12,8 @@ import numpy as np
 import pytest
 import torch
 from functorch.compile import aot_module, make_boxed_func
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import fusioncut
 from fusioncut import budget
@@ -21,6 +23,7 @@ from fusioncut.models import Llama, LlamaConfig, llama_inputs
 from fusioncut.options import Options
 from fusioncut.peak import PhaseEvents
 from fusioncut.report import capture
+from models import small_gpt
 
 pytestmark = pytest.mark.filterwarnings("ignore::FutureWarning")
 
@@ -41,12 +44,11 @@ def _llama():
     return module, inputs, capture(copy.deepcopy(module), *inputs, via="aot")
 
 
-def _frontier_pick(front, limit):
-    """The frontier's own answer to a peak target: the first point that fits, else the least."""
-    for p in front.points:
-        if p.peak.peak <= limit:
-            return p
-    return front.least
+def _frontier_pick(front, limit, margin=0.0):
+    """The frontier's own answer to a peak target, without the search."""
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(budget, "polish", lambda *args: None)
+        return front.for_peak(limit, margin)[0]
 
 
 def test_peak_instant_is_where_live_storages_and_workspaces_sum_highest():
@@ -153,3 +155,36 @@ def test_a_target_below_every_plan_gets_the_lowest_peak_the_search_reaches_and_a
                              static_lifetime_input_indices=cap.static_lifetime_input_indices,
                              options=Options(peak_memory_bytes=1, peak_margin=0.0, **options))
     assert d.budget.point.key == got.key and d.budget.gap == got.peak.peak - 1
+
+
+@functools.lru_cache(maxsize=None)
+def _small_front(hidden: float, bandwidth_share: float):
+    cap = small_gpt(2)
+    device = dataclasses.replace(PRESETS["h100"], name="link", offload_hidden=hidden,
+                                 host_bandwidth=PRESETS["h100"].bandwidth * bandwidth_share)
+    return device, fusioncut.pareto(cap.joint_module, num_fwd_outputs=cap.num_fwd_outputs,
+                                    static_lifetime_input_indices=(
+                                        cap.static_lifetime_input_indices),
+                                    options=Options(device=device, offload="auto"))
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.sampled_from([0.5, 0.9, 1.0]), st.sampled_from([0.02, 0.2, 1.0]),
+       st.floats(0.3, 1.05), st.sampled_from([0.0, 0.2]))
+def test_any_peak_target_gets_a_valid_plan_no_slower_than_the_frontiers(hidden, share, where,
+                                                                         margin):
+    device, front = _small_front(hidden, share)
+    lo, hi = front.least.peak.peak, front.runtime.peak.peak
+    limit = max(1, int(lo + where * (hi - lo)) if where >= 0.5 else int(lo * where * 2))
+    got, over = front.for_peak(limit, margin)
+    assert over == max(0, budget.raised(got.peak.peak, margin) - limit)
+    pick = _frontier_pick(front, limit, margin)
+    if budget.raised(pick.peak.peak, margin) <= limit:  # it fits: ours fits too and is never slower
+        assert over == 0 and got.step_seconds(device) <= pick.step_seconds(device) + 1e-12
+    else:  # below every point: no higher than the least plan
+        assert got.peak.peak <= pick.peak.peak
+    arcs = front.generator.bnet.offload
+    assert set(got.offloaded.tolist()) <= set(arcs.nodes.tolist()) & set(got.saved.tolist())
+    assert set(got.peak_offloaded.tolist()) <= set(got.offloaded.tolist())
+    again = front.generator.evaluate.point(got.saved, None, got.offloaded)
+    assert again.peak == got.peak
