@@ -121,6 +121,19 @@ def test_bad_targets_are_one_line(user_dir, target, rc, needle):
     assert_one_line(r, rc, "python -m fusioncut explain: error:", needle)
 
 
+@pytest.mark.parametrize("argv,needle", [
+    (["--peak", "12XB"], "argument --peak: '12XB' is not a number of bytes in [0, 2**62]"),
+    (["--peak=-4KiB"], "argument --peak: '-4KiB' is out of range"),
+    (["--peak", "nan"], "argument --peak: 'nan' is not a number of bytes"),
+    (["--peak", "1e30"], "argument --peak: '1e30' is out of range"),
+    (["--peak", "1MiB", "--budget", "0.5"], "argument --budget: not allowed with argument --peak"),
+])
+def test_bad_peak_targets_are_refused_before_the_work(user_dir, argv, needle):
+    r = run(user_dir, "explain", "hostile_cli_models:make_model", "--input", "4x8", *argv)
+    assert_one_line(r, 2, "python -m fusioncut explain: error:", needle)
+    assert_refused_before_the_work(r, user_dir)
+
+
 # --- inputs --------------------------------------------------------------------------------------
 
 

@@ -35,6 +35,7 @@ from fusioncut.cli_args import (
     add_partition_args,
     available_memory,
     budget_list,
+    byte_count,
     check_outputs,
     demo_memory,
     first_line,
@@ -105,9 +106,14 @@ def build_parser() -> argparse.ArgumentParser:
     ex.add_argument("--device", default=None, metavar="NAME|PROFILE",
                     help="price recomputation on a preset (h100, cpu) or a profile written by "
                          "`calibrate --out` (default: the byte model, no prices)")
-    ex.add_argument("--budget", type=unit_interval, default=None, metavar="B",
-                    help="Options.memory_budget in [0, 1]: 0 the least activation memory, 1 "
-                         "the runtime plan (priced on --device, default h100)")
+    target = ex.add_mutually_exclusive_group()  # one memory target at most
+    target.add_argument("--budget", type=unit_interval, default=None, metavar="B",
+                        help="Options.memory_budget in [0, 1]: 0 the least activation memory, "
+                             "1 the runtime plan (priced on --device, default h100)")
+    target.add_argument("--peak", type=byte_count, default=None, metavar="BYTES",
+                        help="Options.peak_memory_bytes: the fastest plan whose estimated "
+                             "peak, with the margin, fits (e.g. 512MiB; priced on --device, "
+                             "default h100)")
     ex.add_argument("--wide", action="store_true",
                     help="print every reason whole (default: cut at 100 characters; --json "
                          "has them whole)")
@@ -206,7 +212,7 @@ def _add_budget_commands(sub) -> None:
 
 def options_from_args(args):
     """``Options`` from ``--mode`` and, where the command has them, ``--device`` and
-    ``--budget``; a bad device is a one-line error (exit 2)."""
+    ``--budget`` or ``--peak``; a bad device is a one-line error (exit 2)."""
     from fusioncut.device import resolve_device
     from fusioncut.options import Options
 
@@ -215,6 +221,7 @@ def options_from_args(args):
     except ValueError as e:
         raise CliError(str(e)) from None
     return Options(mode=args.mode, device=device, memory_budget=getattr(args, "budget", None),
+                   peak_memory_bytes=getattr(args, "peak", None),
                    offload=getattr(args, "offload", None))
 
 

@@ -15,6 +15,7 @@ import sys
 from typing import Any, Callable
 
 from fusioncut._files import FileProblem, atomic_output, plot_problem, writable_problem
+from fusioncut.options import MAX_TARGET_BYTES
 
 __all__ = ["DEMO_HEADS", "CliError", "ModelError", "Parser", "QuietTorch", "add_output_args",
            "add_partition_args", "available_memory", "budget_list", "check_outputs",
@@ -231,6 +232,29 @@ def demo_memory(layers: int, d: int, t: int, b: int, h: int = DEMO_HEADS) -> flo
     per_layer_tensors = 4.0 * (b * t * (24 * d + 3 * h * t) + 2 * 12 * d * d)
     return _DEMO_BASE_BYTES + float(layers) * (_DEMO_GRAPH_BYTES_PER_LAYER
                                                + 3 * per_layer_tensors)
+
+
+_UNITS = {"": 1, "b": 1, "kb": 10**3, "mb": 10**6, "gb": 10**9, "tb": 10**12,
+          "kib": 2**10, "mib": 2**20, "gib": 2**30, "tib": 2**40}
+
+
+def byte_count(text: str) -> int:
+    """An argparse type: a number of bytes in ``[0, 2**62]``, bare or with a unit (``512MiB``,
+    ``1.5GiB``, ``8GB``; units B, KB, MB, GB, TB of 1000 and KiB, MiB, GiB, TiB of 1024)."""
+    raw = text.strip()
+    head = raw.rstrip("aBbGgIiKkMmTt")
+    unit = raw[len(head):].strip().lower()
+    valid = "a number of bytes in [0, 2**62], bare or with a unit such as 512MiB or 8GB"
+    if unit not in _UNITS or not head.strip() or len(head) > 40:
+        raise argparse.ArgumentTypeError(f"{text[:40]!r} is not {valid}")
+    try:
+        number = float(head) if any(c in head for c in ".eE") else int(head)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text[:40]!r} is not {valid}") from None
+    value = number * _UNITS[unit]
+    if not (value == value and 0 <= value <= MAX_TARGET_BYTES):  # NaN fails the first test
+        raise argparse.ArgumentTypeError(f"{text[:40]!r} is out of range: {valid}")
+    return int(value)
 
 
 def budget_list(text: str) -> list[float]:
