@@ -8,7 +8,9 @@ plans whose estimated step is at most ``1 + SLACK`` times the runtime plan's, th
 peak reached by offloading greedily on top of each of those plans (each round, the
 offloadable saved value whose offload lowers the peak most while the step stays within the
 limit). The sweep weighs the bytes a plan holds between the phases; this weighs the peak.
-docs/budget.md, "A link that hides more", gives what it found.
+docs/budget.md, "A link that hides more", gives what it found. ``fusioncut.budget_polish`` is
+the bounded form of this search that ``peak_memory_bytes`` runs (docs/budget.md,
+"Peak-directed offloading").
 """
 
 from __future__ import annotations
