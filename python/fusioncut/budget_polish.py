@@ -60,6 +60,8 @@ def polish(front, fits, limit: int, margin: float, ceiling: float | None
     if front.generator.bnet.offload is None:
         return None
     search = _Search(front, fits, int(limit / (1.0 + margin)))
+    if not search.allowed.any():  # every value the cut may offload is already forced there
+        return None
     best, best_step = None, np.inf if ceiling is None else ceiling
     lowest = front.least
 
