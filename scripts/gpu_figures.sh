@@ -11,22 +11,14 @@
 # Everything lands in $W and is packed into $OUT/figures.tgz after each step (a device call
 # returns at most 8 files). Usage: OUT=dir bash scripts/gpu_figures.sh
 set -u
-OUT=${OUT:-/tmp/gpu-figures}
-W=/tmp/gpu-figures-work
-mkdir -p "$OUT" "$W"
-pack() { tar czf "$OUT/figures.tgz" -C "$W" . 2>/dev/null; }
-PY=${PYTHON:-python3}
-export PIP_NO_INDEX=1 CMAKE_BUILD_PARALLEL_LEVEL=16 PYTHONUNBUFFERED=1
-t0=$(date +%s)
-stamp() { echo "[$(( $(date +%s) - t0 )) s] $*"; }
+NAME=figures
+. "$(dirname "$0")/gpu_common.sh"
 {
   nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv
   $PY -c "import torch, triton, sys; print(sys.version); print('torch', torch.__version__, 'cuda', torch.version.cuda, 'triton', triton.__version__)"
   $PY -c "import transformers; print('transformers', transformers.__version__)"
 } >"$W/meta.txt" 2>&1
-stamp "install"
-timeout 120 $PY -m pip install -q --no-build-isolation --no-deps -C build-dir=/tmp/fcbuild . \
-  >"$W/install.log" 2>&1 || { stamp "install failed"; pack; tail -30 "$W/install.log"; exit 1; }
+install_fusioncut
 stamp "peak targets"
 for m in ${PEAK_MODELS:-gpt llama-sdpa llama-written resnet18 hf-gpt2 hf-llama}; do
   (timeout "${PEAK_SECONDS:-200}" $PY bench/bench_peak.py --device cuda --models "$m" \

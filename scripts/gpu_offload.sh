@@ -8,18 +8,10 @@
 # trains at. Each part runs under its own timeout; everything is packed into $OUT/offload.tgz.
 # Usage: OUT=dir bash scripts/gpu_offload.sh
 set -u
-OUT=${OUT:-/tmp/gpu-offload}
-W=/tmp/gpu-offload-work
-mkdir -p "$OUT" "$W"
-pack() { tar czf "$OUT/offload.tgz" -C "$W" . 2>/dev/null; }
-PY=${PYTHON:-python3}
-export PIP_NO_INDEX=1 CMAKE_BUILD_PARALLEL_LEVEL=16 PYTHONUNBUFFERED=1
-t0=$(date +%s)
-stamp() { echo "[$(( $(date +%s) - t0 )) s] $*"; }
+NAME=offload
+. "$(dirname "$0")/gpu_common.sh"
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv >"$W/meta.txt" 2>&1
-stamp "install"
-timeout 120 $PY -m pip install -q --no-build-isolation --no-deps -C build-dir=/tmp/fcbuild . \
-  >"$W/install.log" 2>&1 || { stamp "install failed"; pack; tail -30 "$W/install.log"; exit 1; }
+install_fusioncut
 CONFIGS="torch_default torch_budget_0 torch_offload_all fusioncut_budget_0 fusioncut_offload_budget_0 fusioncut_offload_budget_50"
 stamp "steps"
 timeout "${STEP_SECONDS:-200}" $PY bench/train/bench_train.py --device cuda --models llama \

@@ -116,7 +116,9 @@ def test_calibration_on_the_cpu_gives_a_usable_profile():
         calibrate("tpu")
 
 
-def test_explain_command_takes_a_peak_target_in_bytes_or_units(tmp_path, monkeypatch, capsys):
+@pytest.fixture
+def tiny_model(tmp_path, monkeypatch):
+    """``tiny_model:make`` importable from ``tmp_path``, the working directory."""
     (tmp_path / "tiny_model.py").write_text(
         "import torch\n"
         "def make():\n"
@@ -125,6 +127,11 @@ def test_explain_command_takes_a_peak_target_in_bytes_or_units(tmp_path, monkeyp
         "                               torch.nn.Linear(32, 16), torch.nn.Tanh())\n")
     monkeypatch.chdir(tmp_path)
     monkeypatch.syspath_prepend(str(tmp_path))
+    return tmp_path
+
+
+def test_explain_command_takes_a_peak_target_in_bytes_or_units(tiny_model, capsys):
+    tmp_path = tiny_model
     for peak, nbytes in (("1MiB", 2**20), ("4096", 4096)):
         out = tmp_path / "e.json"
         assert main(["explain", "tiny_model:make", "--input", "8x16", "--peak", peak,
@@ -133,15 +140,8 @@ def test_explain_command_takes_a_peak_target_in_bytes_or_units(tmp_path, monkeyp
         assert f"Memory target peak_memory_bytes = {nbytes}" in capsys.readouterr().out
 
 
-def test_pareto_command_scores_both_partitioners(tmp_path, monkeypatch, capsys):
-    (tmp_path / "tiny_model.py").write_text(
-        "import torch\n"
-        "def make():\n"
-        "    torch.manual_seed(0)\n"
-        "    return torch.nn.Sequential(torch.nn.Linear(16, 32), torch.nn.GELU(),\n"
-        "                               torch.nn.Linear(32, 16), torch.nn.Tanh())\n")
-    monkeypatch.chdir(tmp_path)
-    monkeypatch.syspath_prepend(str(tmp_path))
+def test_pareto_command_scores_both_partitioners(tiny_model, capsys):
+    tmp_path = tiny_model
     out = tmp_path / "p.json"
     assert main(["pareto", "tiny_model:make", "--input", "8x16", "--budgets", "0,0.5,1",
                  "--json", str(out)]) == 0

@@ -58,6 +58,13 @@ def torch_internals():
     return functorch_config, inductor_config, default_partition, CustomPartitionerFn, fresh_cache
 
 
+def tree_leaves(tree) -> list:
+    """The leaves of nested lists, tuples and dicts (torch's pytree)."""
+    from torch.utils._pytree import tree_leaves as leaves
+
+    return leaves(tree)
+
+
 def fusioncut_unavailable_reason() -> str | None:
     """None when ``fusioncut.InductorPartitioner`` and ``fusioncut.Options`` can be used."""
     try:
@@ -226,7 +233,7 @@ def _offload_settings(joint_inputs) -> dict:
     """torch's offload settings for a joint graph: its side stream and prefetch where the graph
     runs on an accelerator (they need one), synchronous ``device_put`` on the CPU."""
     on_gpu = any(isinstance(a, torch.Tensor) and a.device.type != "cpu"
-                 for a in torch.utils._pytree.tree_leaves(joint_inputs))
+                 for a in tree_leaves(joint_inputs))
     return dict(activation_offload_separate_stream=on_gpu, activation_reload_prefetch=on_gpu)
 
 

@@ -320,13 +320,13 @@ class Frontier:
         def fits(p: FrontierPoint) -> bool:
             return raised(p.peak.peak, margin) <= limit
 
-        point = self._ties.get(id(first := self._first(fits)), first)
+        point = self._first(fits)
+        point = self._ties.get(id(point), point)
         over = max(0, raised(point.peak.peak, margin) - limit)
-        if self.generator.bnet.offload is not None:  # offloading what the peak holds
-            ceiling = None if over else point.step_seconds(self.device)
-            found = polish(self, fits, limit, margin, ceiling)
-            if found is not None:  # fits faster, or (none fitting) peaks below every point
-                return found, max(0, raised(found.peak.peak, margin) - limit)
+        # Offloading what the peak holds (None when the cut may not offload).
+        found = polish(self, fits, limit, margin, None if over else point.step_seconds(self.device))
+        if found is not None:  # fits faster, or (none fitting) peaks below every point
+            return found, max(0, raised(found.peak.peak, margin) - limit)
         return point, over
 
 

@@ -38,7 +38,7 @@ from fusioncut.cost import CostModel
 from fusioncut.graph import JointGraph, Role, Value
 from fusioncut.network import FlowNetwork, add_chains, prices_of, priced_network
 from fusioncut.offload_link import OffloadArcs
-from fusioncut.peak import PeakEstimate, estimate_peak, phases, recomputed
+from fusioncut.peak import PeakEstimate, estimate_peak, phase_events, phases, recomputed
 from fusioncut.policy import BUDGET_LIFTS, Policy
 from fusioncut.recompute import RecomputeModel
 
@@ -279,6 +279,15 @@ class Evaluator:
             found = self._seen[key] = self._score(saved, away)
         return found if found.lam == lam else dataclasses.replace(found, lam=lam)
 
+    def events(self, point: FrontierPoint):
+        """``peak.phase_events`` of ``point``: the walk its estimated peak came from."""
+        return phase_events(self.graph, point.saved, self.numel,
+                            offloaded=self._values(point.offloaded))
+
+    def _values(self, away: np.ndarray):
+        """The offloaded values ``away`` as the peak estimate reads them (None: none)."""
+        return self.bnet.offload.link.values(away, self.nbytes) if len(away) else None
+
     def _score(self, saved: np.ndarray, offloaded: np.ndarray) -> FrontierPoint:
         graph = self.graph
         split = phases(graph, saved)
@@ -294,12 +303,9 @@ class Evaluator:
         away = _NONE if not len(offloaded) else members(n, offloaded, within=saved)
         kept = members(n, saved, but=away) if len(away) else saved
         extra: dict = {}
-        values = None
         if len(away):
-            link = self.bnet.offload.link
             moved = int(self.nbytes[away].sum())
-            cost = link.cost(moved)
-            values = link.values(away, self.nbytes)
+            cost = self.bnet.offload.link.cost(moved)
             extra = dict(offloaded=away, offloaded_bytes=moved,
                          transfer_seconds=cost.transfer_seconds,
                          offload_seconds=cost.exposed_seconds,
@@ -308,7 +314,8 @@ class Evaluator:
             saved=saved, recomputed=again, lam=None, cost_bytes=int(self.cost[saved].sum()),
             recompute_seconds=float(self.bnet.recompute_seconds[again].sum()),
             saved_bytes=saved_activation_bytes(graph, kept, self.static, self.nbytes),
-            peak=estimate_peak(graph, saved, numel=self.numel, split=split, offloaded=values),
+            peak=estimate_peak(graph, saved, numel=self.numel, split=split,
+                               offloaded=self._values(away)),
             **extra)
 
 

@@ -41,7 +41,7 @@ import dataclasses
 import numpy as np
 
 from fusioncut.budget_plans import FrontierPoint
-from fusioncut.peak import PhaseEvents, phase_events
+from fusioncut.peak import PhaseEvents
 
 __all__ = ["peak_instant", "polish"]
 
@@ -173,10 +173,7 @@ def _held_at_peak(front, p: FrontierPoint) -> np.ndarray:
     """bool (n,): the values ``p`` keeps on the device through the instant of its estimated
     peak (the backward's: saved and read after it; the forward's: saved and computed before
     it)."""
-    evaluate = front.generator.evaluate
-    link = front.generator.bnet.offload.link
-    values = link.values(p.offloaded, evaluate.nbytes) if len(p.offloaded) else None
-    forward, backward, _ = phase_events(front.graph, p.saved, evaluate.numel, offloaded=values)
+    forward, backward, _ = front.generator.evaluate.events(p)
     out = np.zeros(front.graph.num_nodes, dtype=bool)
     kept = np.zeros_like(out)
     kept[p.saved] = True
