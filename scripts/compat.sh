@@ -59,5 +59,5 @@ python -m pytest -q -p no:cacheprovider \
   $t/test_hops_newer.py $t/test_hops_regions.py $t/test_hops_region_partitioner.py \
   $t/test_ranks_sync.py $t/test_ranks_training.py $t/test_compat_rules.py \
   $t/test_quantization.py $t/test_models_zoo.py $t/test_offload.py $t/test_offload_waits.py \
-  $t/test_budget_polish.py "$@"
+  $t/test_budget_polish.py $t/test_torch_defects.py "$@"
 echo "compat: the tests above ran on torch $version"

@@ -24,7 +24,7 @@ from torch.utils.checkpoint import (
 )
 
 import fusioncut
-from fusioncut import _torch_compat
+from fusioncut import _torch_compat, _torch_offload
 from fusioncut.device import PRESETS, Device
 from fusioncut.emit import EmitError, Template, build_modules_and_schedule
 from fusioncut.offload import (
@@ -256,7 +256,7 @@ def test_offload_emission_replays_and_refuses_what_cannot_run(mixed, monkeypatch
         raise ImportError(f"fusioncut: torch {torch.__version__} has no enable_activation_"
                           "offloading")
 
-    monkeypatch.setattr(_torch_compat, "activation_offloading_pass", missing)
+    monkeypatch.setattr(_torch_offload, "activation_offloading_pass", missing)
     with pytest.raises(ValueError, match=r"offload = 'auto' needs PyTorch's activation "
                                          rf"offloading.*torch {re.escape(torch.__version__)}"):
         fusioncut.decide(must, num_fwd_outputs=n, options=Options(offload="auto"))
@@ -290,7 +290,7 @@ def test_device_host_link_presets_profiles_and_price(tmp_path):
     assert exposed_seconds(2**30, h100, both) == pytest.approx(2 * one_way * 0.1)
     assert exposed_byte_equivalents([0, 2**30], h100, Overlap(backward=True)) == \
         pytest.approx([0, 1.1 * one_way * h100.bandwidth])
-    stream = _torch_compat.OffloadSettings(True, True, False, True, 50.0)
+    stream = _torch_offload.OffloadSettings(True, True, False, True, 50.0)
     assert Overlap.of(stream) == Overlap(forward=True, backward=True)  # fusioncut paces waits
     assert Overlap.of(stream._replace(prefetch=False)) == Overlap(forward=True)
     assert Overlap.of(stream._replace(separate_stream=False)) == Overlap()

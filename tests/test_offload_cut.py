@@ -27,7 +27,7 @@ from torch.utils.checkpoint import (
 )
 
 import fusioncut
-from fusioncut import _torch_compat, budget_link
+from fusioncut import _torch_compat, _torch_offload, budget_link
 from fusioncut._solver import min_node_cut
 from fusioncut.budget import BudgetWarning
 from fusioncut.cli import main
@@ -319,7 +319,7 @@ def test_an_over_subscribed_link_is_charged_and_raises_the_offload_price():
 
 def test_link_cost_charges_what_the_compute_cannot_hide():
     graph = decide_captured(small_gpt()).graph
-    settings_ = _torch_compat.OffloadSettings(True, True, False, True, 50.0)
+    settings_ = _torch_offload.OffloadSettings(True, True, False, True, 50.0)
     seconds = np.full(graph.num_nodes, 1e-6)
     lk = link(graph, H100, seconds, settings_)
     assert lk.overlap == Overlap(forward=True, backward=True) and lk.directions() == 2
@@ -346,7 +346,7 @@ def test_a_link_that_hides_everything_still_prices_each_transfer():
     # free, and the frontier offloads (at a price of 0 every cut offloaded everything it could
     # and no plan offloaded).
     graph = decide_captured(small_gpt()).graph
-    settings_ = _torch_compat.OffloadSettings(True, True, False, True, 50.0)
+    settings_ = _torch_offload.OffloadSettings(True, True, False, True, 50.0)
     whole = dataclasses.replace(H100, offload_hidden=1.0)
     lk = link(graph, whole, np.full(graph.num_nodes, 1e-3), settings_)
     floor = 2 * 2**20 / whole.bandwidth

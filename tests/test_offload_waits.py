@@ -17,7 +17,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 import fusioncut
-from fusioncut import _torch_compat
+from fusioncut import _torch_compat, _torch_offload
 from fusioncut.device import PRESETS
 from fusioncut.emit import build_modules
 from fusioncut.emit.offload import pace_waits
@@ -131,13 +131,13 @@ def _stream_modules(cap, d, waits):
         if isinstance(node, torch.fx.Node) and node.name in names:
             node.meta["should_offload"] = True
     with _torch_compat.functorch_config().patch(**STREAM):
-        _torch_compat.activation_offloading_pass()(fw, bw, cap.num_fwd_outputs,
+        _torch_offload.activation_offloading_pass()(fw, bw, cap.num_fwd_outputs,
                                                    _torch_compat.ordered_set([]))
     return fw, pace_waits(fw, waits)
 
 
 def _wait_positions(fw):
-    copy_op, wait_op = _torch_compat.side_stream_offload_ops()
+    copy_op, wait_op = _torch_offload.side_stream_offload_ops()
     nodes = list(fw.graph.nodes)
     out = {}
     for i, node in enumerate(nodes):

@@ -330,13 +330,23 @@ def test_a_fusioncut_variant_is_one_registration(monkeypatch):
 
 def test_offload_configurations_run_only_when_named_and_offload_on_the_cpu_synchronously():
     bench_train = importlib.import_module("bench_train")
-    offload = {"fusioncut_offload_budget_50", "fusioncut_offload_budget_0", "torch_offload_all"}
+    offload = set(configs.OFFLOAD_CONFIGS)
     assert offload <= set(configs.CONFIGS)
     assert not offload & set(bench_train.parse_args([]).configs)
     assert set(bench_train.parse_args(["--configs", *sorted(offload)]).configs) == offload
     on_cpu = configs._offload_settings([torch.zeros(2)])
     assert on_cpu == dict(activation_offload_separate_stream=False,
                           activation_reload_prefetch=False)
+
+
+def test_offload_configurations_copy_synchronously_where_torch_cannot_compile_a_side_stream(
+        monkeypatch):
+    on_gpu = [torch.empty(2, device="meta")]  # any device but the CPU asks for the side stream
+    assert configs._offload_settings(on_gpu)["activation_offload_separate_stream"] is (
+        configs.side_stream_fault() is None)
+    monkeypatch.setattr(configs, "side_stream_fault", lambda: "a staged defect")
+    assert configs._offload_settings(on_gpu) == dict(activation_offload_separate_stream=False,
+                                                     activation_reload_prefetch=False)
 
 
 def test_compiled_configurations_get_code_objects_of_their_own():
@@ -356,3 +366,19 @@ def test_table_marks_noise_and_mismatches():
     md = report.table([row], {"device": "cpu"})
     assert "1.01 [0.97-1.05] ~" in md and "MISMATCH (1e-02 / tol 1e-05)" in md
     assert "cpu ms" in md.splitlines()[0]
+
+
+def test_each_configuration_reports_a_line_once_compiled_before_the_timing():
+    """A run cut short by its limit still says what it measured (the GPU offload run of
+    2026-11-28 printed nothing in 440 s)."""
+    lines = []
+    opts = importlib.import_module("bench_train").options(
+        importlib.import_module("bench_train").parse_args(["--quick"]))
+    rows = suite.run_workload("tanh_tanh", ["torch_default", "eager"], opts, log=lines.append)
+    assert [r["config"] for r in rows] == ["torch_default", "eager"]
+    prepared = [line for line in lines if "prepared:" in line]
+    assert len(prepared) == 2 and "torch_default" in prepared[0] and "eager" in prepared[1]
+    assert all("saved act" in line and "grads ok" in line for line in prepared)
+    failed = report.prepared_line({"model": "m", "config": "c", "status": "error: Boom\nmore"},
+                                  None)
+    assert failed.endswith("prepared: error: Boom")

@@ -42,7 +42,9 @@ sys.path.insert(0, _HERE)
 
 import torch  # noqa: E402
 from common import environment, write_json  # noqa: E402
-from configs import CONFIGS, fusioncut_unavailable_reason, torch_internals  # noqa: E402
+from configs import (  # noqa: E402
+    CONFIGS, OFFLOAD_CONFIGS, fusioncut_unavailable_reason, side_stream_fault, torch_internals,
+)
 from gradcheck import (  # noqa: E402
     DEFAULT_FLOOR, DEFAULT_K, DEFAULT_K_COMPILED, DEFAULT_MAX_COMPILED_NOISE, GradTolerance,
 )
@@ -89,6 +91,7 @@ def meta_record(opts: RunOptions, args) -> dict:
     plan = opts.timing
     env.update({
         "fusioncut_unavailable": fc_reason,
+        "side_stream_fault": side_stream_fault() if opts.device.type == "cuda" else None,
         "size": opts.size,
         "warmup": plan.warmup, "min_steps": plan.min_steps, "max_steps": plan.max_steps,
         "precision": plan.precision, "timing_budget_s": plan.budget_s,
@@ -196,6 +199,9 @@ def main(argv=None) -> int:
     meta = meta_record(opts, args)
     print(f"# {meta['device_name']} | torch {meta['torch']} | triton {meta['triton']} | "
           f"CUDA {meta['cuda']} | driver {meta['driver']} | size {opts.size} | {meta['date_utc']}")
+    if meta["side_stream_fault"] and any(c in OFFLOAD_CONFIGS for c in args.configs):
+        print(f"# offload copies are synchronous for every configuration: "
+              f"{meta['side_stream_fault']}")
     t0 = time.perf_counter()
     shared = contextlib.nullcontext()
     if args.shared_cache:

@@ -229,12 +229,25 @@ add_torch_budget_config("torch_budget_0", 0.0)
 # --- offloading (named with --configs; not in the default run) --------------------------------
 
 
+def side_stream_fault() -> str | None:
+    """Why torch's side-stream offloading cannot compile on this torch (fusioncut's probe,
+    ``_torch_offload.side_stream_fault``: torch 2.11's ``streams::record_stream``), or None;
+    None without fusioncut."""
+    try:
+        from fusioncut._torch_offload import side_stream_fault as probe
+    except ImportError:
+        return None
+    return probe()
+
+
 def _offload_settings(joint_inputs) -> dict:
     """torch's offload settings for a joint graph: its side stream and prefetch where the graph
-    runs on an accelerator (they need one), synchronous ``device_put`` on the CPU."""
+    runs on an accelerator (they need one) and this torch can compile them, synchronous
+    ``device_put`` otherwise: the same for torch's configuration as for fusioncut's."""
     on_gpu = any(isinstance(a, torch.Tensor) and a.device.type != "cpu"
                  for a in tree_leaves(joint_inputs))
-    return dict(activation_offload_separate_stream=on_gpu, activation_reload_prefetch=on_gpu)
+    stream = on_gpu and side_stream_fault() is None
+    return dict(activation_offload_separate_stream=stream, activation_reload_prefetch=stream)
 
 
 def add_fusioncut_offload_config(name: str, **options) -> Config:
@@ -277,6 +290,8 @@ def _torch_offload_all():
     return make_recording_partitioner(partition, "torch_offload_all")
 
 
+OFFLOAD_CONFIGS = ("fusioncut_offload_budget_50", "fusioncut_offload_budget_0",
+                   "torch_offload_all")
 add_fusioncut_offload_config("fusioncut_offload_budget_50", memory_budget=0.5)
 add_fusioncut_offload_config("fusioncut_offload_budget_0", memory_budget=0.0)
 register(Config("torch_offload_all", "torch's min_cut_rematerialization_partition with "

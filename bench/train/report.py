@@ -48,6 +48,17 @@ def row_line(r) -> str:
     )
 
 
+def prepared_line(r, first_s) -> str:
+    """One configuration once compiled and checked, before the interleaved timing: what a run
+    cut short by a timeout still reports (its saved bytes, peak and gradients)."""
+    if r["status"] != "ok":
+        return f"{r['model']:13s} {r['config']:18s} prepared: {r['status'].splitlines()[0][:160]}"
+    peak = "" if r.get("peak_bytes") is None else f"  peak {mib(r['peak_bytes'])} MiB"
+    first = "" if first_s is None else f"  first step {first_s:.1f}s"
+    return (f"{r['model']:13s} {r['config']:18s} prepared: saved act {mib(r['saved_act_bytes'])} "
+            f"MiB{peak}{first}  grads {_grad_cell(r)}")
+
+
 def table(rows, meta) -> str:
     """Markdown table: one row per (model, config), ratios against torch's default partitioner.
 

@@ -32,6 +32,7 @@ from measure import (
     Case, free_memory, fresh_copy, grad_leaves, is_oom, measure_saved, peak_memory, sync,
     train_step,
 )
+from report import prepared_line
 from timing import TimingPlan, time_interleaved, timing_fields
 from train_models import WORKLOADS, Workload
 
@@ -326,6 +327,8 @@ def run_workload(name: str, configs: list[str], opts: RunOptions, log=print) -> 
         rows[config], lv = prepare(workload, case, config, ref, opts)
         if lv is not None:
             live[config] = lv
+        apply_verdicts({k: rows[k] for k in (BASELINE, config) if k in rows}, ref, opts.grad)
+        log(prepared_line(rows[config], None if lv is None else lv.first_s))
     apply_verdicts(rows, ref, opts.grad)
     time_live(rows, live, case, opts)
     del live

@@ -30,6 +30,7 @@ _LAZY = {
     "annotate": "fusioncut.tags",
     "AnnotatingPartitioner": "fusioncut.inductor",
     "TorchVersionWarning": "fusioncut._torch_compat",
+    "TorchDefectWarning": "fusioncut._torch_offload",
     "build_modules": "fusioncut.emit",
     "FallbackWarning": "fusioncut.fallback",
     "InductorPartitioner": "fusioncut.inductor",

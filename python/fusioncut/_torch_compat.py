@@ -22,6 +22,7 @@ torch outside that range warns once (``check_torch_version``).
     is_custom_class_obj             torch._library.opaque_object (2.14+; is_opaque_value,
                                     deprecated there, before)
     get_compile_sync_pg             torch._dynamo.distributed (2.15+)
+    activation offloading           torch._functorch._activation_offloading, in _torch_offload
     _free_symbols_without_replacements  torch._functorch.partitioners (2.14+)
 
 Rules of torch's partitioner that changed between releases, and the version each one starts
@@ -474,77 +475,6 @@ def quantization_rule() -> tuple[Callable[[Any], bool], torch.dtype] | None:
     except ImportError:
         return None
     return should, quant_type()
-# --- activation offloading (fusioncut.offload, emit.offload) ---------------------------------
-#
-# torch/_functorch/_activation_offloading (torch 2.13): enable_activation_offloading(fw, bw,
-# num_fwd_outputs, static_lifetime_input_nodes) offloads the forward outputs whose node
-# carries meta["should_offload"] and that its can_offload accepts, marking them
-# meta["saved_for_offloading"]; it reads activation_offload_separate_stream, _sink_wait and
-# activation_reload_prefetch from torch._functorch.config itself.
-
-_OFFLOADING = "torch._functorch._activation_offloading.activation_offloading"
-
-
-class OffloadSettings(NamedTuple):
-    """torch's activation-offloading settings, read once (``offload_settings``)."""
-
-    enabled: bool  # enable_activation_offloading
-    separate_stream: bool  # activation_offload_separate_stream: ao.offload / ao.reload ops
-    sink_wait: bool  # activation_offload_sink_wait: forward waits moved to the graph's end
-    prefetch: bool  # activation_reload_prefetch: backward reloads moved earlier
-    cpu_gpu_bw: float  # activation_offload_cpu_gpu_bw (GiB/s, torch's prefetch planning)
-
-
-def offload_settings() -> OffloadSettings:
-    config = functorch_config()
-    return OffloadSettings(
-        enabled=bool(getattr(config, "enable_activation_offloading", False)),
-        separate_stream=bool(getattr(config, "activation_offload_separate_stream", False)),
-        sink_wait=bool(getattr(config, "activation_offload_sink_wait", False)),
-        prefetch=bool(getattr(config, "activation_reload_prefetch", False)),
-        cpu_gpu_bw=float(getattr(config, "activation_offload_cpu_gpu_bw", 50.0)),
-    )
-
-
-def activation_offloading_pass() -> Callable[..., None]:
-    """torch's ``enable_activation_offloading``; an ImportError naming the torch version on a
-    torch without the machinery. The returned function builds torch's default op list once per
-    call instead of once per marked value (its ``can_offload`` asks for it each time: about
-    0.5 ms a value, most of the pass on a plan that offloads hundreds)."""
-    run = _require(_OFFLOADING, "enable_activation_offloading")
-    module = importlib.import_module(_OFFLOADING)
-    build = getattr(module, "get_default_op_list", None)
-    if build is None:
-        return run
-    if getattr(build, "_fusioncut_once", False):  # another call's, still running
-        build = build.__wrapped__
-
-    @functools.wraps(run)
-    def with_one_op_list(*args: Any, **kwargs: Any) -> None:
-        once = functools.lru_cache(maxsize=1)(build)
-        once._fusioncut_once = True  # type: ignore[attr-defined]
-        module.get_default_op_list = once
-        try:
-            run(*args, **kwargs)
-        finally:
-            if module.get_default_op_list is once:
-                module.get_default_op_list = build
-
-    return with_one_op_list
-
-
-def side_stream_offload_ops() -> tuple[Any, Any] | None:
-    """``(torch.ops.ao.offload.default, torch.ops.ao.wait_tensor.default)``: the copy to the
-    host and its wait that torch's pass emits on a side stream (``wait_tensor(copy, keepalive)``
-    holds the device value until the copy is done); None on a torch that emits other ops."""
-    try:
-        activation_offloading_pass()  # registers the ao ops
-        return torch.ops.ao.offload.default, torch.ops.ao.wait_tensor.default
-    except (ImportError, AttributeError, RuntimeError):
-        return None
-
-
-
 # --- tracing a model the way torch.compile does (fusioncut.report.capture) -----------------
 
 

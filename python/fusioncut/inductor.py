@@ -18,7 +18,7 @@ import hashlib
 import warnings
 from typing import Any
 
-from fusioncut import _torch_compat
+from fusioncut import _torch_compat, _torch_offload
 from fusioncut._core import __version__
 from fusioncut.budget_annotation import budgets_hidden
 from fusioncut.options import Options
@@ -98,7 +98,8 @@ class AnnotatingPartitioner(InductorPartitioner):
         partition_fn = _torch_compat.min_cut_rematerialization_partition()
         if decided is None:
             return partition_fn(gm, joint_inputs, **kwargs)
-        with budgets_hidden(gm), _torch_compat.functorch_config().patch(
+        with budgets_hidden(gm), _torch_offload.offload_config_as_planned(), \
+                _torch_compat.functorch_config().patch(
                 activation_memory_budget=1.0,
                 enable_activation_offloading=decided.offload is not None):
             return partition_fn(gm, joint_inputs, **kwargs)

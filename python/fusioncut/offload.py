@@ -230,7 +230,7 @@ class Overlap:
 
     @classmethod
     def of(cls, settings) -> Overlap:
-        """From ``_torch_compat.offload_settings()``."""
+        """From ``_torch_offload.offload_settings()``."""
         return cls(forward=settings.separate_stream,
                    backward=settings.separate_stream and settings.prefetch)
 

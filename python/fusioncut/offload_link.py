@@ -129,7 +129,7 @@ class Link:
 
 def link(graph: JointGraph, device: Device, node_seconds: np.ndarray, settings) -> Link:
     """The link of ``graph`` on ``device`` (which must have one) under torch's offload
-    ``settings`` (``_torch_compat.offload_settings()``); ``node_seconds``: ``RecomputeModel
+    ``settings`` (``_torch_offload.offload_settings()``); ``node_seconds``: ``RecomputeModel
     .seconds`` of every node."""
     if not device.has_host_link:
         raise ValueError(f"offload_link.link: device {device.name!r} has no host link "

@@ -36,7 +36,7 @@ from typing import Any
 import torch
 import torch.fx as fx
 
-from fusioncut import _torch_compat, hops
+from fusioncut import _torch_compat, _torch_offload, hops
 from fusioncut.emit import Template, build_modules_and_schedule, stamp_static_inputs
 
 _ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
@@ -218,7 +218,7 @@ def _settings() -> tuple:
     """torch settings the decision or the emitted graphs depend on."""
     budget = getattr(_torch_compat.functorch_config(), "activation_memory_budget", 1.0)
     quantization = _torch_compat.activation_quantization_options()
-    return (_torch_compat.dce_impure_random(), budget, _torch_compat.offload_settings(),
+    return (_torch_compat.dce_impure_random(), budget, _torch_offload.offload_settings(),
             None if quantization is None else repr(sorted(quantization.items())))
 
 

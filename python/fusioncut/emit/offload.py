@@ -2,7 +2,7 @@
 
 ``offload_saved`` marks the forward outputs of the values a decision offloads
 (``Decision.offloaded``) with ``meta["should_offload"]`` and calls torch's
-``enable_activation_offloading`` (``_torch_compat.activation_offloading_pass``), so the graphs
+``enable_activation_offloading`` (``_torch_offload.activation_offloading_pass``), so the graphs
 hold what Inductor already compiles::
 
     forward   x = ...; (last use of x); cpu_offload_x = device_put(x, cpu)  -> saved output
@@ -28,6 +28,7 @@ import torch
 import torch.fx as fx
 
 from fusioncut import _torch_compat as tc
+from fusioncut import _torch_offload
 from fusioncut.emit.walks import gc_paused
 
 __all__ = ["offload_saved", "pace_waits", "side_stream_problem"]
@@ -60,8 +61,8 @@ def offload_saved(fw_module: fx.GraphModule, bw_module: fx.GraphModule,
         raise error(f"build_modules: {problem}")
     for node in marked:
         node.meta[_MARK] = True
-    with gc_paused():  # as for emission: collections would traverse torch's whole heap
-        tc.activation_offloading_pass()(fw_module, bw_module, num_fwd_outputs,
+    with gc_paused(), _torch_offload.offload_config_as_planned():  # gc: as for emission (the whole heap)
+        _torch_offload.activation_offloading_pass()(fw_module, bw_module, num_fwd_outputs,
                                         tc.ordered_set([]))
     if waits:  # a no-op without side-stream waits, or with torch's already at the end
         pace_waits(fw_module, waits)
@@ -77,7 +78,7 @@ def side_stream_problem(offloaded: Sequence[fx.Node]) -> str | None:
     """Why torch's pass cannot offload ``offloaded`` under the current settings, or None:
     ``activation_offload_separate_stream`` emits ``ao.offload``, which needs an accelerator,
     so values on the CPU cannot go that way."""
-    if not offloaded or not tc.offload_settings().separate_stream:
+    if not offloaded or not _torch_offload.offload_settings().separate_stream:
         return None
     on_host = [node.name for node in offloaded
                if isinstance(node.meta.get("val"), torch.Tensor)
@@ -97,7 +98,7 @@ def pace_waits(fw_module: fx.GraphModule, waits: Mapping[str, str | None]) -> in
     None, else where torch put it). Only ever later: the wait's inputs stay before it and its
     one user, the graph's output, after it. Edits ``fw_module.graph``; the caller recompiles
     the module. Returns how many waits moved."""
-    ops = tc.side_stream_offload_ops()
+    ops = _torch_offload.side_stream_offload_ops()
     if ops is None or not waits:
         return 0
     copy_op, wait_op = ops
