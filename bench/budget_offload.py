@@ -90,21 +90,23 @@ def torch_offload_plan(cap, graph) -> tuple[np.ndarray, np.ndarray, float]:
             elapsed)
 
 
-def _partition_times(cap, repeats: int) -> tuple[float, dict[float, float]]:
+def _partition_times(cap, repeats: int, device) -> tuple[float, dict[float, float]]:
     """Median seconds of ``fusioncut.partition`` in runtime mode and with ``offload="auto"``
-    at each of ``PARTITION_BUDGETS``, interleaved, each call on its own deep copy."""
+    on ``device`` (named: a CPU capture gets no host link otherwise) at each of
+    ``PARTITION_BUDGETS``, interleaved, each call on its own deep copy."""
     runs: dict[object, list[float]] = {None: [], **{b: [] for b in PARTITION_BUDGETS}}
     # Emission with torch's side stream needs an accelerator: partitions emit synchronously.
     with _torch_compat.functorch_config().patch(activation_offload_separate_stream=False):
-        _rounds(cap, runs, repeats)
+        _rounds(cap, runs, repeats, device)
     return (statistics.median(runs[None]),
             {b: statistics.median(runs[b]) for b in PARTITION_BUDGETS})
 
 
-def _rounds(cap, runs, repeats: int) -> None:
+def _rounds(cap, runs, repeats: int, device) -> None:
     for _ in range(repeats):
         for b in runs:
-            options = Options() if b is None else Options(memory_budget=b, offload="auto")
+            options = (Options() if b is None
+                       else Options(device=device, memory_budget=b, offload="auto"))
             with _torch_compat.quiet_copies():
                 jm = copy.deepcopy(cap.joint_module)
             gc.collect()
@@ -190,7 +192,7 @@ def bench_offload(name: str, cap, log=print, repeats: int = 3, device=DEVICE) ->
             c = _least_by_target(front, step, limit, b)
             row["by_target"] = _summary(c, step)
             row["by_target_reduction"] = 1 - c.peak.peak / a.peak.peak
-    runtime_s, budgeted = _partition_times(cap, repeats)
+    runtime_s, budgeted = _partition_times(cap, repeats, device)
     ratios = [t / runtime_s for t in budgeted.values()]
 
     evaluate = front.generator.evaluate

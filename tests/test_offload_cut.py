@@ -425,6 +425,29 @@ class _Recording(fusioncut.InductorPartitioner):
         return fw, bw
 
 
+@pytest.mark.parametrize("target", [dict(memory_budget=0.0), dict(peak_memory_bytes=1)],
+                         ids=["budget 0", "peak below reach"])
+def test_a_cpu_graph_without_a_named_device_offloads_nothing_and_says_why(target, caplog):
+    """Its values are in host memory already: a copy there frees nothing (measured: a 4-layer
+    Llama's peak rose from 2.82 to 3.74 MiB with the "h100" pricing's offloads)."""
+    cap = capture(offload_mlp, torch.randn(512, 32), torch.randn(32, 32, requires_grad=True),
+                  torch.randn(32, 32, requires_grad=True), via="aot")
+    with caplog.at_level(logging.WARNING, logger="fusioncut"), warnings.catch_warnings():
+        warnings.simplefilter("ignore", BudgetWarning)
+        unnamed = decide_captured(cap, offload="auto", **target)
+        named = decide_captured(cap, offload="auto", device="h100", **target)
+        never = decide_captured(cap, offload="never", **target)
+    assert len(unnamed.offloaded) == 0 and len(named.offloaded) > 0
+    assert np.array_equal(np.sort(unnamed.saved), np.sort(never.saved))
+    assert "the graph lives on the CPU and no device is named" in caplog.text
+    graph = unnamed.graph
+    assert fusioncut.decision.no_offload_reason(graph, Options(offload="auto")) is not None
+    assert fusioncut.decision.no_offload_reason(graph, Options(offload="auto", device="h100")) \
+        is None
+    assert "no host link" in fusioncut.decision.no_offload_reason(
+        graph, Options(offload="auto", device="cpu"))
+
+
 def test_torch_offloading_flag_lets_the_cut_offload_under_torch_compile():
     torch.manual_seed(0)
     model = torch.nn.Sequential(torch.nn.Linear(32, 64), torch.nn.GELU(),
@@ -524,10 +547,23 @@ def test_pareto_command_offloads_under_auto(tmp_path, monkeypatch, capsys):
     monkeypatch.syspath_prepend(str(tmp_path))
     out = tmp_path / "p.json"
     assert main(["pareto", "mlp_model:make", "--input", "512x32", "--budgets", "0,1",
-                 "--offload", "auto", "--no-compare", "--json", str(out)]) == 0
+                 "--offload", "auto", "--device", "h100", "--no-compare", "--json",
+                 str(out)]) == 0
     rows = json.loads(out.read_text())["rows"]
     assert rows[0]["fusioncut"]["offloaded_bytes"] > 0 == rows[1]["fusioncut"]["offloaded_bytes"]
     assert "offloaded" in capsys.readouterr().out
+    # The model lives on the CPU: without a device named, nothing offloads, and it says why.
+    assert main(["pareto", "mlp_model:make", "--input", "512x32", "--budgets", "0,1",
+                 "--offload", "auto", "--no-compare", "--json", str(out)]) == 0
+    report = json.loads(out.read_text())
+    assert all(r["fusioncut"]["offloaded_bytes"] == 0 for r in report["rows"])
+    assert "lives on the CPU" in report["no_offload"]
+    assert "offload='auto' offloads nothing here: the graph lives on the CPU" in \
+        capsys.readouterr().out
+    assert main(["explain", "mlp_model:make", "--input", "512x32", "--budget", "0",
+                 "--offload", "auto", "--no-compare"]) == 0
+    assert "offload='auto' offloaded nothing: the graph lives on the CPU" in \
+        capsys.readouterr().out
     with pytest.raises(SystemExit) as exit_info:
         main(["pareto", "mlp_model:make", "--input", "512x32", "--offload", "always"])
     assert exit_info.value.code == 2

@@ -29,7 +29,7 @@ from typing import Any
 import numpy as np
 import torch.fx as fx
 
-from fusioncut import _torch_compat, offload_link, quantization
+from fusioncut import _torch_compat, _torch_offload, offload_link, quantization
 from fusioncut._log import logger
 from fusioncut._solver import INF, UnboundedCutError, min_node_cut
 from fusioncut.budget import (
@@ -298,7 +298,7 @@ def offload_rule(graph: JointGraph, options: Options) -> OffloadPolicy | None:
     if options.offload_mode == "never":
         return None
     try:
-        _torch_compat.activation_offloading_pass()
+        _torch_offload.activation_offloading_pass()
     except ImportError as e:
         raise ValueError(f"Options: offload = {options.offload!r} needs PyTorch's activation "
                          f"offloading (torch._functorch._activation_offloading): {e}; use "
@@ -341,20 +341,36 @@ def frontier_of(decision: Decision, options: Options) -> Frontier:
 
 
 def _offload_arcs(decision: Decision, options: Options, device, model) -> OffloadArcs | None:
-    """What the cut may send to host memory: None unless ``offload="auto"`` on a device with a
-    host link (a device without one offloads nothing, said once per decision at WARNING)."""
+    """What the cut may send to host memory: None unless ``offload="auto"`` and
+    ``no_offload_reason`` finds none (a reason is said once per decision at WARNING)."""
     if options.offload_mode != "auto" or decision.offload is None:
         return None
-    if not device.has_host_link:
-        logger.warning("fusioncut: offload='auto' under a memory target, but device %r has no "
-                       "host link (host_bandwidth = None): nothing is offloaded beyond what "
-                       "annotations ask for", device.name)
+    reason = no_offload_reason(decision.graph, options)
+    if reason is not None:
+        logger.warning("fusioncut: offload='auto' under a memory target offloads nothing "
+                       "beyond what annotations ask for: %s", reason)
         return None
     graph = decision.graph
     link = offload_link.link(graph, device, model.seconds(graph),
-                             _torch_compat.offload_settings())
+                             _torch_offload.offload_settings())
     return offload_link.offload_arcs(graph, decision.offload, decision.costs.finite,
                                      decision.network.sink_in, link)
+
+
+def no_offload_reason(graph: JointGraph, options: Options) -> str | None:
+    """Why ``offload="auto"`` cannot offload on ``graph`` under ``options``, or None. A device
+    without a host link has none. Nor has the "h100" pricing a budget uses when no device is
+    named, for a graph on the CPU: its values are in host memory already, so a copy there
+    frees nothing and the peak it promises would not be measured (a device named in
+    ``options`` is taken at its word, which is how the CPU tests force offloading)."""
+    if options.device is None and not graph.on_accelerator():
+        return ("the graph lives on the CPU and no device is named, so its values are in host "
+                "memory already (name a device with a host link, such as 'h100', to plan for "
+                "it anyway)")
+    device = options.budget_device
+    if not device.has_host_link:
+        return f"device {device.name!r} has no host link (host_bandwidth = None)"
+    return None
 
 
 def _apply_budget(decision: Decision, options: Options) -> None:

@@ -198,8 +198,9 @@ class Options:
       on ``device``'s host link (budget_plans.py, offload_link.py): ``MUST_CPU_OFFLOAD`` is
       offloaded whenever saved, ``PREFER_CPU_OFFLOAD`` and torch's mark are weighed like any
       other value. The memory target counts only what stays on the device. A device without
-      a host link (the ``"cpu"`` preset) offloads nothing more (a WARNING on the
-      ``fusioncut`` logger). Under ``"tagged"`` a memory target picks its plan as without
+      a host link (the ``"cpu"`` preset) offloads nothing more, nor does a graph on the CPU
+      when no device is named (its values are in host memory already; a WARNING on the
+      ``fusioncut`` logger, and ``explain`` and ``pareto`` say why). Under ``"tagged"`` a memory target picks its plan as without
       offloading and offloads the tagged values on top.
 
     ``None``: ``"auto"`` when ``torch._functorch.config.enable_activation_offloading`` is set

@@ -29,7 +29,7 @@ import torch.fx as fx
 from fusioncut import _torch_compat
 from fusioncut._solver import INF
 from fusioncut.cost import CostModel, materialized
-from fusioncut.decision import Decision
+from fusioncut.decision import Decision, no_offload_reason
 from fusioncut.graph import JointGraph, Role, Value, size_hint
 from fusioncut.offload import Request, exposed_seconds
 from fusioncut.ops import OpKind
@@ -241,7 +241,9 @@ def report_from_decision(decision: Decision, fw_module: fx.GraphModule,
         cut_value=int(decision.cut_value), decide_s=decide_s, emit_s=emit_s,
         num_input_bans=num_input_bans,
         dropped_preferences=[names[i] for i in decision.dropped_preferences], methods=[fc],
-        budget=budget_summary(decision.budget) if decision.budget is not None else None,
+        budget=(budget_summary(decision.budget, no_offload_reason(graph, options)
+                               if options.offload_mode == "auto" else None)
+                if decision.budget is not None else None),
         decision=decision, fw_module=fw_module, bw_module=bw_module)
     return Report(mode=options.mode, setting=fc.setting, values=values, banned=banned,
                   methods=[_copy_summary(fc)], graphs=[summary], lifted=lifted)
@@ -409,9 +411,10 @@ def _step(budget: float, p) -> BudgetStep:
                       link_excess_seconds=float(p.link_excess_seconds))
 
 
-def budget_summary(choice) -> BudgetSummary:
+def budget_summary(choice, no_offload: str | None = None) -> BudgetSummary:
     """Where ``choice`` (a ``budget.BudgetChoice``) sits on its frontier, and the plans the
-    budgets 1.0, 0.9, ..., 0 pick: what each step down gave up."""
+    budgets 1.0, 0.9, ..., 0 pick: what each step down gave up. ``no_offload``: why
+    ``offload="auto"`` offloaded nothing (``decision.no_offload_reason``)."""
     front = choice.frontier
     points = front.points
     position = next((k for k, p in enumerate(points) if p is choice.point),
@@ -430,4 +433,4 @@ def budget_summary(choice) -> BudgetSummary:
                          runtime=_step(1.0, front.runtime), least=_step(0.0, front.least),
                          gap=int(choice.gap), steps=steps, margin=float(choice.margin),
                          expected_peak_bytes=int(choice.expected_peak[1]),
-                         within_margin=bool(choice.within_margin))
+                         within_margin=bool(choice.within_margin), no_offload=no_offload)

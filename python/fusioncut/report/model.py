@@ -158,6 +158,7 @@ class BudgetSummary:
     margin: float = 0.0  # the fraction a measured peak may exceed the estimate (peak_margin)
     expected_peak_bytes: int = 0  # the most the chosen plan's measured peak should reach
     within_margin: bool = False  # a peak target met by the estimate, not by the raised one
+    no_offload: str | None = None  # why offload='auto' offloaded nothing (no host link)
 
 
 @dataclass

@@ -41,7 +41,7 @@ import torch.fx as fx
 from fusioncut import _torch_compat
 from fusioncut._validate import check_number, shown
 from fusioncut.budget import Frontier, FrontierPoint, choose, saved_activation_bytes
-from fusioncut.decision import Decision, decide_module, frontier_of
+from fusioncut.decision import Decision, decide_module, frontier_of, no_offload_reason
 from fusioncut.decision import pareto as joint_frontier
 from fusioncut.graph import JointGraph
 from fusioncut.ops import OpKind
@@ -108,6 +108,7 @@ class ParetoReport:
     torch_setting: str = ""  # PyTorch's configuration besides the budget
     graph_breaks: list[str] = field(default_factory=list)
     front: Frontier | None = field(default=None, repr=False)
+    no_offload: str | None = None  # why offload='auto' offloads nothing here (decision.py)
 
 
 def score_saved(decision: Decision, saved: np.ndarray, seconds: np.ndarray,
@@ -246,7 +247,9 @@ def pareto_report(joint_module: fx.GraphModule, joint_inputs: Any = None, *,
     report = ParetoReport(num_nodes=graph.num_nodes, device=device.name,
                           frontier=[_point_score(decision, p, seconds, flops) for p in points],
                           frontier_s=frontier_s, decision=decision,
-                          torch_setting=", ".join(torch_extras(options)), front=front)
+                          torch_setting=", ".join(torch_extras(options)), front=front,
+                          no_offload=(no_offload_reason(graph, options)
+                                      if options.offload_mode == "auto" else None))
     for b in budgets:
         t1 = time.perf_counter()
         choice = choose(front, memory_budget=b)
@@ -292,6 +295,8 @@ def format_pareto(report: ParetoReport) -> str:
             f"{report.device}{setting}"]
     if report.graph_breaks:
         head.append("Dynamo graph breaks: " + "; ".join(report.graph_breaks[:3]))
+    if report.no_offload:
+        head.append(f"offload='auto' offloads nothing here: {report.no_offload}")
     head.append("(a budget is a fraction of each partitioner's own range, so the two columns "
                 "differ at one budget; the last column is fusioncut's recompute time at "
                 "PyTorch's saved bytes)\n")
@@ -323,6 +328,7 @@ def pareto_dict(report: ParetoReport) -> dict:
     same per joint graph under ``parts`` when there are several)."""
     return {"num_nodes": report.num_nodes, "device": report.device,
             "frontier_s": report.frontier_s, "torch_setting": report.torch_setting,
+            "no_offload": report.no_offload,
             "graph_breaks": report.graph_breaks,
             "frontier": [vars(p) for p in report.frontier],
             "rows": [{"budget": r.budget, "fusioncut": vars(r.fusioncut),
@@ -354,7 +360,7 @@ def combine_pareto(parts: list[ParetoReport]) -> ParetoReport:
     return ParetoReport(num_nodes=sum(p.num_nodes for p in parts), device=first.device,
                         frontier=frontier, rows=rows,
                         frontier_s=sum(p.frontier_s for p in parts), parts=parts,
-                        torch_setting=first.torch_setting)
+                        torch_setting=first.torch_setting, no_offload=first.no_offload)
 
 
 def _sum_scores(scores: list[PlanScore]) -> PlanScore:

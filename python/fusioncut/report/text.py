@@ -179,6 +179,8 @@ def format_budget(b: Any) -> list[str]:
                    f"{format_seconds(c.offload_seconds)} for the transfers"
                    + (f", {format_seconds(c.link_excess_seconds)} of it because they exceed "
                       "the compute that hides them)" if c.link_excess_seconds else ")"))
+    if b.no_offload:
+        out.append(f"  offload='auto' offloaded nothing: {b.no_offload}")
     if b.expected_peak_bytes:
         out.append(f"  measured peaks have come up to {b.margin:.0%} above the estimate: expect "
                    f"at most {format_bytes(b.expected_peak_bytes)} (Options.peak_margin)")
