@@ -89,16 +89,17 @@ def side_stream_fault() -> str | None:
 
 def fake_call_fault(op: Any, args: Callable[[torch.Tensor], tuple]) -> str | None:
     """None when ``op(*args(t))`` runs under a fresh ``FakeTensorMode`` for a one-element fake
-    float tensor ``t``; else the TypeError, naming the op and the torch version."""
+    float tensor ``t``; else what it raised, naming the op and the torch version (any error:
+    a graph holding the op would not compile either)."""
     mode = _require("torch._subclasses.fake_tensor", "FakeTensorMode")()
     fake = mode.from_tensor(torch.empty(1))
     try:
         with mode:
             op(*args(fake))
-    except TypeError as exc:
+    except Exception as exc:  # noqa: BLE001 - the probe reports whatever the trace would hit
         return (f"torch {torch.__version__}: {op}'s fake implementation fails on the op's own "
-                f"arguments ({exc}), so torch's side-stream activation offloading cannot "
-                "compile")
+                f"arguments ({type(exc).__name__}: {exc}), so torch's side-stream activation "
+                "offloading cannot compile")
     return None
 
 
