@@ -440,6 +440,7 @@ def test_a_cpu_graph_without_a_named_device_offloads_nothing_and_says_why(target
     assert len(unnamed.offloaded) == 0 and len(named.offloaded) > 0
     assert np.array_equal(np.sort(unnamed.saved), np.sort(never.saved))
     assert "the graph lives on the CPU and no device is named" in caplog.text
+    assert "its copies stay in host memory" in caplog.text  # the named device's plan
     graph = unnamed.graph
     assert fusioncut.decision.no_offload_reason(graph, Options(offload="auto")) is not None
     assert fusioncut.decision.no_offload_reason(graph, Options(offload="auto", device="h100")) \

@@ -351,6 +351,11 @@ def _offload_arcs(decision: Decision, options: Options, device, model) -> Offloa
                        "beyond what annotations ask for: %s", reason)
         return None
     graph = decision.graph
+    if not graph.on_accelerator():
+        logger.warning("fusioncut: offload='auto' on device %r's host link for a graph that "
+                       "lives on the CPU: its copies stay in host memory, so the plan's "
+                       "estimated peak is the device's, not what this process will measure",
+                       device.name)
     link = offload_link.link(graph, device, model.seconds(graph),
                              _torch_offload.offload_settings())
     return offload_link.offload_arcs(graph, decision.offload, decision.costs.finite,
