@@ -38,7 +38,7 @@ from fusioncut.cost import CostModel
 from fusioncut.graph import JointGraph, Role, Value
 from fusioncut.network import FlowNetwork, add_chains, prices_of, priced_network
 from fusioncut.offload_link import OffloadArcs
-from fusioncut.peak import PeakEstimate, estimate_peak, phase_events, phases, recomputed
+from fusioncut.peak import PeakEstimate, phase_events, phases, recomputed
 from fusioncut.policy import BUDGET_LIFTS, Policy
 from fusioncut.recompute import RecomputeModel
 
@@ -265,6 +265,7 @@ class Evaluator:
         self.nbytes = self.numel * graph.itemsize
         self.cost = costs.costs(self.nbytes)
         self._seen: dict[bytes, FrontierPoint] = {}  # sweeps at several multipliers share plans
+        self._walk: tuple[bytes, tuple] | None = None  # the last plan scored, and its walk
 
     def point(self, saved: np.ndarray, lam: float | None,
               offloaded: np.ndarray | None = None) -> FrontierPoint:
@@ -280,7 +281,10 @@ class Evaluator:
         return found if found.lam == lam else dataclasses.replace(found, lam=lam)
 
     def events(self, point: FrontierPoint):
-        """``peak.phase_events`` of ``point``: the walk its estimated peak came from."""
+        """``peak.phase_events`` of ``point``: the walk its estimated peak came from (kept
+        from the scoring when ``point`` is the last plan scored, as in the peak search)."""
+        if self._walk is not None and self._walk[0] == _walk_key(point.saved, point.offloaded):
+            return self._walk[1]
         return phase_events(self.graph, point.saved, self.numel,
                             offloaded=self._values(point.offloaded))
 
@@ -314,9 +318,20 @@ class Evaluator:
             saved=saved, recomputed=again, lam=None, cost_bytes=int(self.cost[saved].sum()),
             recompute_seconds=float(self.bnet.recompute_seconds[again].sum()),
             saved_bytes=saved_activation_bytes(graph, kept, self.static, self.nbytes),
-            peak=estimate_peak(graph, saved, numel=self.numel, split=split,
-                               offloaded=self._values(away)),
-            **extra)
+            peak=self._peak(saved, away, split), **extra)
+
+    def _peak(self, saved: np.ndarray, away: np.ndarray, split) -> PeakEstimate:
+        """``peak.estimate_peak`` of the plan, its walk kept for ``events``."""
+        walk = phase_events(self.graph, saved, self.numel, split, offloaded=self._values(away))
+        self._walk = (_walk_key(saved, away), walk)
+        forward, backward, kept = walk
+        return PeakEstimate(forward_peak=forward.peak(), backward_peak=backward.peak(),
+                            kept_bytes=kept)
+
+
+def _walk_key(saved: np.ndarray, offloaded: np.ndarray) -> bytes:
+    return (np.asarray(saved, dtype=np.int64).tobytes() + b"|"
+            + np.asarray(offloaded, dtype=np.int64).tobytes())
 
 
 def sweep(bnet: BudgetNetwork, storage_w: np.ndarray, limit: int, lam_lo: float = 0.0,
