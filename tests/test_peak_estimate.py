@@ -93,6 +93,53 @@ def test_extern_memory_sizes_the_cuda_attention_backward_workspaces(op, expected
     assert extern_memory(g).workspace[g.index[node]] == int(expected)
 
 
+def _efficient_attention_joint(bias_of):
+    """The joint graph of one efficient attention (the CUDA kernel; traced on ``meta``, whose
+    kernels it has) with the bias ``bias_of(mask, additive)`` of a boolean and a float
+    (B, 1, T, T) mask, both graph inputs."""
+    b, h, t, d = 2, 4, 64, 16
+    joints = []
+
+    def record(gm, joint_inputs, **kwargs):
+        joints.append(JointGraph.from_fx(copy.deepcopy(gm), kwargs["num_fwd_outputs"]))
+        return fusioncut.partition(gm, joint_inputs, **kwargs)
+
+    def fn(x, w, mask, additive):
+        q = (x @ w).view(b, t, h, d).transpose(1, 2)
+        out = torch.ops.aten._scaled_dot_product_efficient_attention(
+            q, q, q, bias_of(mask, additive).expand(b, h, t, t), True)[0]
+        return out.sin().sum()
+
+    def boxed(gm, _):
+        return make_boxed_func(gm)
+
+    x = torch.randn(b, t, h * d, device="meta", requires_grad=True)
+    w = torch.randn(h * d, h * d, device="meta", requires_grad=True)
+    mask = torch.ones(b, 1, t, t, dtype=torch.bool, device="meta")
+    additive = torch.zeros(b, 1, t, t, device="meta")
+    aot_function(fn, boxed, boxed, partition_fn=record)(x, w, mask, additive).backward()
+    g, = joints
+    i = next(k for k in range(g.num_nodes)
+             if g.op_name(k) == "aten._scaled_dot_product_efficient_attention_backward")
+    return g, i, (b, h, t)
+
+
+@pytest.mark.parametrize("bias_of, copied", [
+    # a pointwise value broadcast over the heads: realized densely, at (B, H, T, T)
+    (lambda mask, additive: torch.where(mask, 0.0, float("-inf")), True),
+    # a graph input: a realized buffer, passed with its stride of 0
+    (lambda mask, additive: additive, False),
+    # a pointwise value already at the full shape: no copy beyond the value
+    (lambda mask, additive: torch.where(mask, 0.0, float("-inf")).expand(2, 4, 64, 64) * 1.0,
+     False),
+], ids=["broadcast where", "broadcast input", "dense where"])
+def test_efficient_attention_backward_counts_the_dense_copy_of_a_broadcast_bias(bias_of, copied):
+    g, i, (b, h, t) = _efficient_attention_joint(bias_of)
+    kernel = int(b * h * 64 * (4 * 64 + 4.25))  # the kernel's own (the test above)
+    extra = (b * h * t * t - b * t * t) * 4 if copied else 0
+    assert extern_memory(g).workspace[i] == kernel + extra
+
+
 def test_extern_memory_copies_convolution_inputs_to_channels_last():
     torch.manual_seed(0)
     _, d = _graph(ConvBN(4), torch.randn(2, 3, 8, 8))

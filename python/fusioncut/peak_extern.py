@@ -35,7 +35,11 @@ B, H, M, D: batch, heads, queries, head size of the query; any dtype):
     _scaled_dot_product_efficient_attention_backward
         B H M' (4 x D rounded up to 64 + 4.25) bytes, M' = M rounded up to 64: the float32
         accumulator of the query gradient, the per-row delta and the kernel's counters
-        (exact on 39 of 40 shapes, 1.4% under on float32 at D = 64)
+        (exact on 39 of 40 shapes, 1.4% under on float32 at D = 64); and where its bias is
+        a broadcast expansion of a pointwise value the graph computes, the dense copy
+        Inductor makes of it at the bias's full shape, less the value's own bytes
+        (``_expanded_bias_copy``: from Inductor's ``sdpa_constraint`` and the recorded
+        walk of one H200 run, not yet measured on its own)
     _scaled_dot_product_flash_attention_backward
         B H M' (4 x D rounded up to 32 + 4) bytes + twice the query's bytes, M' = M rounded up
         to 128: the float32 query-gradient accumulator, the per-row softmax sums and two
@@ -103,7 +107,8 @@ def _compute(graph: JointGraph) -> ExternMemory:
         elif name == "aten._scaled_dot_product_flash_attention_for_cpu_backward":
             workspace[i] = _sdpa_backward(node, threads)
         elif name == "aten._scaled_dot_product_efficient_attention_backward":
-            workspace[i] = _cuda_attention_backward(node, 64, 64, extra_row=4.25)
+            workspace[i] = (_cuda_attention_backward(node, 64, 64, extra_row=4.25)
+                            + _expanded_bias_copy(graph, node))
         elif name == "aten._scaled_dot_product_flash_attention_backward":
             workspace[i] = _cuda_attention_backward(node, 128, 32, extra_row=4.0,
                                                     query_copies=2)
@@ -188,6 +193,29 @@ def _cuda_attention_backward(node: fx.Node, row_block: int, head_block: int,
     rows = batch * heads * (-(-length // row_block) * row_block)
     padded = -(-head // head_block) * head_block
     return int(rows * (_ACCUM_BYTES * padded + extra_row)) + query_copies * _nbytes(q)
+
+
+def _expanded_bias_copy(graph: JointGraph, node: fx.Node) -> int:
+    """The bytes Inductor's dense copy of the attention bias adds to an efficient-attention
+    backward (modelled, not yet measured: see the table above). Its ``sdpa_constraint`` passes
+    a bias that is a realized buffer as it is, a broadcast one (a stride of 0) included, but
+    realizes an expression (a pointwise op it has not stored, as the mask a ``where`` makes
+    from a boolean one, recomputed in the backward) densely at the bias's full shape, a
+    ``(B, H, M, N)`` buffer where the mask is ``(B, 1, M, N)``. The walk already counts the
+    pointwise value at its own size, so this is the difference, when the bias is an expansion
+    of a pointwise value the graph computes (the recorded walk of hf-llama on an H200 holds
+    such an 8 MiB buffer at every budget, the estimate short by 6.4-6.5 MiB there)."""
+    bias = node.args[4] if len(node.args) > 4 else None
+    if not isinstance(bias, fx.Node):
+        return 0
+    j = graph.index.get(bias)
+    val = bias.meta.get("val")
+    if j is None or not isinstance(val, torch.Tensor) or 0 not in _hints(val.stride()):
+        return 0
+    base = int(graph.base[j])
+    if base == j or graph.role[base] <= Role.CONSTANT or graph.kind[base] != OpKind.POINTWISE:
+        return 0
+    return max(_nbytes(val) - _nbytes(graph.nodes[base].meta.get("val")), 0)
 
 
 _SYMBOLIC, _VIEW = int(OpKind.SYMBOLIC), int(OpKind.VIEW)  # plain ints: compared per user
