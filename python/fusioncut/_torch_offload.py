@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import importlib
+import warnings
 from typing import Any, Callable, NamedTuple
 
 import torch
@@ -67,8 +68,6 @@ def offload_settings() -> OffloadSettings:
 
 @functools.cache
 def _warn_defect(message: str) -> None:
-    import warnings
-
     warnings.warn(message, TorchDefectWarning, stacklevel=3)
 
 
