@@ -226,7 +226,8 @@ def bench_offload(name: str, cap, log=print, repeats: int = 3, device=DEVICE) ->
 def _log(r: dict, log) -> None:
     mib = 2.0 ** 20
     log(f"\n{r['model']} offload (h100 preset, offload_hidden {r['offload_hidden']:g}): "
-        f"runtime step {r['runtime_step_seconds'] * 1e3:.3f} ms (compute {r['base_compute_seconds'] * 1e3:.3f} ms), peak "
+        f"runtime step {r['runtime_step_seconds'] * 1e3:.3f} ms (compute "
+        f"{r['base_compute_seconds'] * 1e3:.3f} ms), peak "
         f"{r['runtime_peak_bytes'] / mib:.2f} MiB; offload frontier {r['frontier_points']} "
         f"points in {r['frontier_s']:.2f} s (without offload {r['plain_frontier_points']} in "
         f"{r['plain_frontier_s']:.2f} s, same run); budgeted partition with offload "

@@ -15,6 +15,7 @@ import sys
 from dataclasses import dataclass
 
 import torch
+from functorch.compile import make_boxed_func
 
 import fusioncut
 from fusioncut.models import (  # noqa: F401  (re-exported for the tests)
@@ -34,6 +35,11 @@ class Captured:
     num_fwd_outputs: int
     static_lifetime_input_indices: list | None
     kwargs: dict
+
+
+def boxed(gm, _example_inputs):
+    """An AOTAutograd compiler that runs the graph as it is (boxed calling convention)."""
+    return make_boxed_func(gm)
 
 
 def capture_joint(fn, *args, module=None):

@@ -179,7 +179,7 @@ def test_any_peak_target_gets_a_valid_plan_no_slower_than_the_frontiers(hidden, 
     got, over = front.for_peak(limit, margin)
     assert over == max(0, budget.raised(got.peak.peak, margin) - limit)
     pick = _frontier_pick(front, limit, margin)
-    if budget.raised(pick.peak.peak, margin) <= limit:  # it fits: ours fits too and is never slower
+    if budget.raised(pick.peak.peak, margin) <= limit:  # ours fits too and is never slower
         assert over == 0 and got.step_seconds(device) <= pick.step_seconds(device) + 1e-12
     else:  # below every point: no higher than the least plan
         assert got.peak.peak <= pick.peak.peak

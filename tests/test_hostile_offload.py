@@ -26,7 +26,7 @@ import math
 import pytest
 import torch
 import torch.nn.functional as F
-from functorch.compile import aot_function, make_boxed_func
+from functorch.compile import aot_function
 from torch.utils.checkpoint import CheckpointPolicy as CP
 
 import fusioncut
@@ -35,7 +35,7 @@ from fusioncut.device import PRESETS, Device
 from fusioncut.offload import OffloadError, exposed_byte_equivalents, exposed_seconds, \
     transfer_seconds
 from fusioncut.options import Options
-from models import tagged_copy
+from models import boxed, tagged_copy
 
 pytestmark = pytest.mark.filterwarnings("ignore::FutureWarning")
 DEVICE_PUT = torch.ops.prims.device_put.default
@@ -55,17 +55,13 @@ def _inputs():
             torch.randn(8, 8, generator=g).requires_grad_())
 
 
-def _boxed(gm, _):
-    return make_boxed_func(gm)
-
-
 def _train(partition_fn=None):
     x, w = _inputs()
     torch.manual_seed(1)
     if partition_fn is None:
         out = _fn(x, w)
     else:
-        out = aot_function(_fn, _boxed, _boxed, partition_fn=partition_fn)(x, w)
+        out = aot_function(_fn, boxed, boxed, partition_fn=partition_fn)(x, w)
     (out[0] + out[1].sum()).backward()
     return x.grad, w.grad
 

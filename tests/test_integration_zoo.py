@@ -13,13 +13,13 @@ import warnings
 
 import pytest
 import torch
-from functorch.compile import aot_module, make_boxed_func, min_cut_rematerialization_partition, nop
+from functorch.compile import aot_module, min_cut_rematerialization_partition, nop
 
 from _partitioners import make_partition_fn
 from fusioncut.fallback import FallbackWarning
 from models import (
     GPT, MLP, ConvBN, DropoutMLP, EvoNormS0, GPTConfig, InPlace, LSTMUnrolled, MultiOutput,
-    NoBackwardWork, gpt_inputs,
+    NoBackwardWork, boxed, gpt_inputs,
 )
 
 HAVE_PARTITION = importlib.util.find_spec("fusioncut.partitioner") is not None
@@ -36,10 +36,6 @@ def _partitioner(kind):
 
 
 PARTITIONERS = ["torch_choice", "save_all", "fusioncut"]
-
-
-def _boxed_nop(gm, _inputs):
-    return make_boxed_func(gm)
 
 
 def _zoo():
@@ -121,7 +117,7 @@ def test_integration_boxed_compiler_and_second_step(kind):
     model = MLP()
     compiled_model = copy.deepcopy(model)
     compiled = aot_module(
-        compiled_model, fw_compiler=_boxed_nop, bw_compiler=_boxed_nop,
+        compiled_model, fw_compiler=boxed, bw_compiler=boxed,
         partition_fn=_partitioner(kind),
     )
     for step in range(2):
@@ -240,7 +236,7 @@ def test_integration_aot_function_views_and_non_differentiable_outputs(kind):
     torch.manual_seed(0)
     args = (torch.randn(3, 4, requires_grad=True), torch.randn(4, 4, requires_grad=True),
             torch.rand(3, 4))
-    compiled = aot_function(f, fw_compiler=_boxed_nop, bw_compiler=_boxed_nop,
+    compiled = aot_function(f, fw_compiler=boxed, bw_compiler=boxed,
                             partition_fn=_partitioner(kind))
 
     def run(fn):

@@ -28,7 +28,7 @@ from fusioncut.options import Options
 from fusioncut.peak import _pooled, estimate_peak, phase_events, phases
 from fusioncut.peak_extern import extern_memory
 from fusioncut.report import capture
-from models import decide_captured, small_gpt
+from models import boxed, decide_captured, small_gpt
 
 
 def _I64(*values):
@@ -109,9 +109,6 @@ def _efficient_attention_joint(bias_of):
         out = torch.ops.aten._scaled_dot_product_efficient_attention(
             q, q, q, bias_of(mask, additive).expand(b, h, t, t), True)[0]
         return out.sin().sum()
-
-    def boxed(gm, _):
-        return make_boxed_func(gm)
 
     x = torch.randn(b, t, h * d, device="meta", requires_grad=True)
     w = torch.randn(h * d, h * d, device="meta", requires_grad=True)

@@ -12,12 +12,12 @@ import re
 
 import pytest
 import torch
-from functorch.compile import aot_function, make_boxed_func
+from functorch.compile import aot_function
 
 import fusioncut
 from fusioncut import _torch_compat, _torch_offload
 from fusioncut.options import Options
-from models import tagged_copy
+from models import boxed, tagged_copy
 
 pytestmark = pytest.mark.filterwarnings("ignore::FutureWarning")
 DEVICE_PUT = torch.ops.prims.device_put.default
@@ -72,15 +72,11 @@ def _fn(x, w):
     return (a.sin() * x).sum() + a.cos().sum()
 
 
-def _boxed(gm, _):
-    return make_boxed_func(gm)
-
-
 def _train(partition_fn=None):
     g = torch.Generator().manual_seed(0)
     x, w = (torch.randn(8, 8, generator=g).requires_grad_() for _ in range(2))
     out = _fn(x, w) if partition_fn is None else aot_function(
-        _fn, _boxed, _boxed, partition_fn=partition_fn)(x, w)
+        _fn, boxed, boxed, partition_fn=partition_fn)(x, w)
     out.backward()
     return x.grad, w.grad
 

@@ -24,7 +24,7 @@ import warnings
 
 import pytest
 import torch
-from functorch.compile import make_boxed_func, min_cut_rematerialization_partition
+from functorch.compile import min_cut_rematerialization_partition
 from torch._dynamo.backends.common import aot_autograd
 from torch._subclasses.fake_tensor import unset_fake_temporarily
 
@@ -33,6 +33,7 @@ from fusioncut.decision import decide
 from fusioncut.fallback import FallbackWarning
 from fusioncut.report import measure
 
+from models import boxed
 from test_tags_annotate import TorchOnTags
 
 if os.environ.get("CI"):
@@ -109,10 +110,6 @@ def whisper(g):
 MODELS = {"gpt2": gpt2, "llama": llama, "t5": t5, "vit": vit, "whisper": whisper}
 
 
-def _boxed(gm, _example_inputs):
-    return make_boxed_func(gm)
-
-
 class Recording:
     """fusioncut.partition (with ``options``) as AOTAutograd's partition_fn, keeping a private
     copy of every joint graph it is handed (taken outside the compile's fake mode: joint
@@ -148,7 +145,7 @@ def _train(name, options=None, partition=None):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", FutureWarning)
         loss = torch.compile(model, backend=aot_autograd(
-            fw_compiler=_boxed, bw_compiler=_boxed, partition_fn=recording))(*args)
+            fw_compiler=boxed, bw_compiler=boxed, partition_fn=recording))(*args)
         loss.backward()
         eager_loss = eager(*args)
         eager_loss.backward()

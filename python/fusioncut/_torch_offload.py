@@ -52,18 +52,24 @@ def offload_settings() -> OffloadSettings:
     this torch cannot compile it (``side_stream_fault``; ``TorchDefectWarning`` once), as
     ``offload_config_as_planned`` then has torch's pass run."""
     config = functorch_config()
-    separate = bool(getattr(config, "activation_offload_separate_stream", False))
-    if separate and side_stream_fault() is not None:
+    broken = _side_stream_broken(config)
+    if broken:
         _warn_defect(side_stream_fault() + "; fusioncut offloads with synchronous copies "
                      "instead (activation_offload_separate_stream taken as False)")
-        separate = False
     return OffloadSettings(
         enabled=bool(getattr(config, "enable_activation_offloading", False)),
-        separate_stream=separate,
+        separate_stream=bool(getattr(config, "activation_offload_separate_stream", False))
+        and not broken,
         sink_wait=bool(getattr(config, "activation_offload_sink_wait", False)),
         prefetch=bool(getattr(config, "activation_reload_prefetch", False)),
         cpu_gpu_bw=float(getattr(config, "activation_offload_cpu_gpu_bw", 50.0)),
     )
+
+
+def _side_stream_broken(config) -> bool:
+    """Whether ``config`` asks for the side stream on a torch that cannot compile it."""
+    return (bool(getattr(config, "activation_offload_separate_stream", False))
+            and side_stream_fault() is not None)
 
 
 @functools.cache
@@ -107,8 +113,7 @@ def offload_config_as_planned() -> Any:
     """torch's offload settings as ``offload_settings`` reports them: the side stream off
     while torch's pass runs where ``side_stream_fault`` says it cannot compile."""
     config = functorch_config()
-    if (getattr(config, "activation_offload_separate_stream", False)
-            and side_stream_fault() is not None):
+    if _side_stream_broken(config):
         with config.patch(activation_offload_separate_stream=False):
             yield
     else:

@@ -324,7 +324,8 @@ class Frontier:
         point = self._ties.get(id(point), point)
         over = max(0, raised(point.peak.peak, margin) - limit)
         # Offloading what the peak holds (None when the cut may not offload).
-        found = polish(self, fits, limit, margin, None if over else point.step_seconds(self.device))
+        ceiling = None if over else point.step_seconds(self.device)
+        found = polish(self, fits, limit, margin, ceiling)
         if found is not None:  # fits faster, or (none fitting) peaks below every point
             return found, max(0, raised(found.peak.peak, margin) - limit)
         return point, over

@@ -274,7 +274,7 @@ class Evaluator:
         (``offload_link.Link.cost``) and the peak."""
         saved = np.sort(np.asarray(saved, dtype=np.int64))
         away = _NONE if offloaded is None else np.asarray(offloaded, dtype=np.int64)
-        key = saved.tobytes() + b"|" + away.tobytes()
+        key = _plan_key(saved, away)
         found = self._seen.get(key)
         if found is None:
             found = self._seen[key] = self._score(saved, away)
@@ -283,7 +283,7 @@ class Evaluator:
     def events(self, point: FrontierPoint):
         """``peak.phase_events`` of ``point``: the walk its estimated peak came from (kept
         from the scoring when ``point`` is the last plan scored, as in the peak search)."""
-        if self._walk is not None and self._walk[0] == _walk_key(point.saved, point.offloaded):
+        if self._walk is not None and self._walk[0] == _plan_key(point.saved, point.offloaded):
             return self._walk[1]
         return phase_events(self.graph, point.saved, self.numel,
                             offloaded=self._values(point.offloaded))
@@ -323,13 +323,14 @@ class Evaluator:
     def _peak(self, saved: np.ndarray, away: np.ndarray, split) -> PeakEstimate:
         """``peak.estimate_peak`` of the plan, its walk kept for ``events``."""
         walk = phase_events(self.graph, saved, self.numel, split, offloaded=self._values(away))
-        self._walk = (_walk_key(saved, away), walk)
+        self._walk = (_plan_key(saved, away), walk)
         forward, backward, kept = walk
         return PeakEstimate(forward_peak=forward.peak(), backward_peak=backward.peak(),
                             kept_bytes=kept)
 
 
-def _walk_key(saved: np.ndarray, offloaded: np.ndarray) -> bytes:
+def _plan_key(saved: np.ndarray, offloaded: np.ndarray) -> bytes:
+    """A plan's saved (sorted) and offloaded values, as bytes."""
     return (np.asarray(saved, dtype=np.int64).tobytes() + b"|"
             + np.asarray(offloaded, dtype=np.int64).tobytes())
 

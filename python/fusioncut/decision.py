@@ -363,11 +363,14 @@ def _offload_arcs(decision: Decision, options: Options, device, model) -> Offloa
 
 
 def no_offload_reason(graph: JointGraph, options: Options) -> str | None:
-    """Why ``offload="auto"`` cannot offload on ``graph`` under ``options``, or None. A device
+    """Why ``offload="auto"`` cannot offload on ``graph`` under ``options``, or None (None
+    too for another offload mode, which the cut does not offload under). A device
     without a host link has none. Nor has the "h100" pricing a budget uses when no device is
     named, for a graph on the CPU: its values are in host memory already, so a copy there
     frees nothing and the peak it promises would not be measured (a device named in
     ``options`` is taken at its word, which is how the CPU tests force offloading)."""
+    if options.offload_mode != "auto":
+        return None
     if options.device is None and not graph.on_accelerator():
         return ("the graph lives on the CPU and no device is named, so its values are in host "
                 "memory already (name a device with a host link, such as 'h100', to plan for "

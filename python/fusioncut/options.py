@@ -200,8 +200,9 @@ class Options:
       other value. The memory target counts only what stays on the device. A device without
       a host link (the ``"cpu"`` preset) offloads nothing more, nor does a graph on the CPU
       when no device is named (its values are in host memory already; a WARNING on the
-      ``fusioncut`` logger, and ``explain`` and ``pareto`` say why). Under ``"tagged"`` a memory target picks its plan as without
-      offloading and offloads the tagged values on top.
+      ``fusioncut`` logger, and ``explain`` and ``pareto`` say why). Under ``"tagged"`` a
+      memory target picks its plan as without offloading and offloads the tagged values on
+      top.
 
     ``None``: ``"auto"`` when ``torch._functorch.config.enable_activation_offloading`` is set
     and fusioncut is the partitioner, else ``"never"``. Anything but ``"never"`` needs a

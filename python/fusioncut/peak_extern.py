@@ -213,7 +213,7 @@ def _expanded_bias_copy(graph: JointGraph, node: fx.Node) -> int:
     if j is None or not isinstance(val, torch.Tensor) or 0 not in _hints(val.stride()):
         return 0
     base = int(graph.base[j])
-    if base == j or graph.role[base] <= Role.CONSTANT or graph.kind[base] != OpKind.POINTWISE:
+    if base == j or graph.kind[base] != OpKind.POINTWISE:  # a view of an op's value
         return 0
     return max(_nbytes(val) - _nbytes(graph.nodes[base].meta.get("val")), 0)
 

@@ -61,9 +61,10 @@ def offload_saved(fw_module: fx.GraphModule, bw_module: fx.GraphModule,
         raise error(f"build_modules: {problem}")
     for node in marked:
         node.meta[_MARK] = True
-    with gc_paused(), _torch_offload.offload_config_as_planned():  # gc: as for emission (the whole heap)
+    # gc paused as for emission: collections would traverse torch's whole heap
+    with gc_paused(), _torch_offload.offload_config_as_planned():
         _torch_offload.activation_offloading_pass()(fw_module, bw_module, num_fwd_outputs,
-                                        tc.ordered_set([]))
+                                                    tc.ordered_set([]))
     if waits:  # a no-op without side-stream waits, or with torch's already at the end
         pace_waits(fw_module, waits)
     fw_module.recompile()  # code generated before the pass (if any) is stale

@@ -241,8 +241,7 @@ def report_from_decision(decision: Decision, fw_module: fx.GraphModule,
         cut_value=int(decision.cut_value), decide_s=decide_s, emit_s=emit_s,
         num_input_bans=num_input_bans,
         dropped_preferences=[names[i] for i in decision.dropped_preferences], methods=[fc],
-        budget=(budget_summary(decision.budget, no_offload_reason(graph, options)
-                               if options.offload_mode == "auto" else None)
+        budget=(budget_summary(decision.budget, no_offload_reason(graph, options))
                 if decision.budget is not None else None),
         decision=decision, fw_module=fw_module, bw_module=bw_module)
     return Report(mode=options.mode, setting=fc.setting, values=values, banned=banned,

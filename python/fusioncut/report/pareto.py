@@ -248,8 +248,7 @@ def pareto_report(joint_module: fx.GraphModule, joint_inputs: Any = None, *,
                           frontier=[_point_score(decision, p, seconds, flops) for p in points],
                           frontier_s=frontier_s, decision=decision,
                           torch_setting=", ".join(torch_extras(options)), front=front,
-                          no_offload=(no_offload_reason(graph, options)
-                                      if options.offload_mode == "auto" else None))
+                          no_offload=no_offload_reason(graph, options))
     for b in budgets:
         t1 = time.perf_counter()
         choice = choose(front, memory_budget=b)
