@@ -23,7 +23,7 @@ try:
 except ImportError:
     transformers = None
 
-__all__ = ["ALL", "MODELS", "TEST_EXTRA", "UNSEEN", "UNSEEN_LATER", "build"]
+__all__ = ["ALL", "MODELS", "TEST_EXTRA", "UNSEEN", "UNSEEN_LATER", "UNSEEN_NEWER", "build"]
 
 MODELS = ("gpt", "llama-sdpa", "llama-written", "resnet18", "hf-gpt2", "hf-llama", "hf-t5")
 # Models the estimate was never shaped on (not in the default run): a check of the margin.
@@ -34,7 +34,13 @@ UNSEEN_LATER = ("hf-qwen2", "hf-qwen3", "hf-gemma", "hf-phi", "hf-falcon", "hf-g
 # The rest of the test extra's transformers models (tests/test_zoo_transformers.py), measured
 # first on 2026-11-28: a vision transformer and a speech encoder-decoder.
 TEST_EXTRA = ("hf-vit", "hf-whisper")
-ALL = MODELS + UNSEEN + UNSEEN_LATER + TEST_EXTRA
+# Six more, measured first on 2026-11-28 (later): two mixtures of experts (top-2 routing over
+# four experts, Qwen2-MoE with a shared expert), Gemma 2 (logit soft-capping, sliding windows),
+# OLMo 2 (norms after attention and MLP), ModernBERT (alternating local attention) and DeBERTa
+# v2 (disentangled relative attention).
+UNSEEN_NEWER = ("hf-mixtral", "hf-qwen2moe", "hf-gemma2", "hf-olmo2", "hf-modernbert",
+                "hf-deberta")
+ALL = MODELS + UNSEEN + UNSEEN_LATER + UNSEEN_NEWER + TEST_EXTRA
 
 
 class CausalLM(torch.nn.Module):
@@ -158,6 +164,30 @@ def _later(name: str, vocab: int, seq: int, d: int) -> torch.nn.Module:
     return CausalLM(tf.BartForConditionalGeneration(cfg), seq2seq=True)
 
 
+def _newer(name: str, vocab: int, seq: int, d: int) -> torch.nn.Module:
+    """One of ``UNSEEN_NEWER``, built like ``_later``'s models."""
+    tf = transformers
+    common = dict(vocab_size=vocab, hidden_size=d, num_hidden_layers=2, num_attention_heads=4,
+                  intermediate_size=2 * d, max_position_embeddings=seq)
+    if name == "hf-mixtral":
+        return CausalLM(tf.MixtralForCausalLM(tf.MixtralConfig(
+            num_key_value_heads=2, num_local_experts=4, num_experts_per_tok=2, **common)))
+    if name == "hf-qwen2moe":
+        return CausalLM(tf.Qwen2MoeForCausalLM(tf.Qwen2MoeConfig(
+            num_key_value_heads=2, num_experts=4, num_experts_per_tok=2, moe_intermediate_size=d,
+            shared_expert_intermediate_size=d, **common)))
+    if name == "hf-gemma2":
+        return CausalLM(tf.Gemma2ForCausalLM(tf.Gemma2Config(
+            num_key_value_heads=2, head_dim=d // 4, sliding_window=seq // 2, **common)))
+    if name == "hf-olmo2":
+        return CausalLM(tf.Olmo2ForCausalLM(tf.Olmo2Config(
+            num_key_value_heads=2, pad_token_id=0, bos_token_id=0, eos_token_id=0, **common)))
+    if name == "hf-modernbert":
+        return CausalLM(tf.ModernBertForMaskedLM(tf.ModernBertConfig(pad_token_id=0, **common)))
+    return CausalLM(tf.DebertaV2ForMaskedLM(tf.DebertaV2Config(
+        hidden_dropout_prob=0.0, attention_probs_dropout_prob=0.0, **common)))
+
+
 def _hf(name: str, quick: bool):
     if transformers is None:
         raise ImportError(f"peak_models.build: {name} needs transformers (the bench extra)")
@@ -194,6 +224,8 @@ def _hf(name: str, quick: bool):
         model = CausalLM(transformers.GPTNeoXForCausalLM(cfg))
     elif name in UNSEEN_LATER:
         model = _later(name, vocab, seq, d)
+    elif name in UNSEEN_NEWER:
+        model = _newer(name, vocab, seq, d)
     elif name == "hf-opt":
         cfg = transformers.OPTConfig(vocab_size=vocab, hidden_size=d, num_hidden_layers=2,
                                      ffn_dim=2 * d, num_attention_heads=4,
@@ -232,6 +264,6 @@ def build(name: str, quick: bool = False):
         if transformers is None:
             raise ImportError(f"peak_models.build: {name} needs transformers (the bench extra)")
         return _test_extra(name, quick, torch.Generator().manual_seed(0))
-    if name in ("hf-gpt2", "hf-llama", "hf-t5") + UNSEEN + UNSEEN_LATER:
+    if name in ("hf-gpt2", "hf-llama", "hf-t5") + UNSEEN + UNSEEN_LATER + UNSEEN_NEWER:
         return _hf(name, quick)
     raise ValueError(f"peak_models.build: name = {name!r} is not one of {ALL}")

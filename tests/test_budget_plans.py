@@ -66,6 +66,26 @@ def test_budget_ends_are_the_runtime_plan_and_the_least_plan():
     assert least.budget.point.saved_bytes < front.runtime.saved_bytes
 
 
+def test_a_preview_is_the_plan_but_for_its_peak():
+    front = pareto_captured(small_gpt())
+    evaluate = copy.copy(front.generator.evaluate)  # nothing scored yet
+    evaluate._seen, evaluate._parts, evaluate._walk = {}, {}, None
+    gap = next(front.generator.gap(j) for j in range(1, len(front.generator.points))
+               if len(front.generator.gap(j).spread(4)))
+    for _, k in gap.spread(4):
+        c = gap.closure(k)
+        ahead = evaluate.preview(c.saved, c.offloaded)
+        assert ahead.peak is None and not evaluate._seen  # nothing scored
+        got = evaluate.point(c.saved, None, c.offloaded)
+        assert got.peak is not None and got.key == ahead.key
+        for field in ("saved_bytes", "recompute_seconds", "cost_bytes", "offloaded_bytes",
+                      "offload_seconds"):
+            assert getattr(got, field) == getattr(ahead, field)
+        assert evaluate.preview(c.saved, c.offloaded) is got  # scored: the plan itself
+        evaluate._seen.clear()
+    assert all(p.peak is not None for p in front.points)  # a walk keeps scored plans only
+
+
 def test_peak_budget_fits_and_is_monotone():
     cap = small_gpt()
     front = pareto_captured(cap)

@@ -225,6 +225,12 @@ class Frontier:
         item = entry[1]
         return item if isinstance(item, FrontierPoint) else item[0].plan(item[1])
 
+    @staticmethod
+    def _preview(entry) -> FrontierPoint:
+        """``_point(entry)``, its peak left out if not yet estimated (``Evaluator.preview``)."""
+        item = entry[1]
+        return item if isinstance(item, FrontierPoint) else item[0].preview(item[1])
+
     def _walk(self, k: int):
         """The points strictly between anchors k - 1 and k, evaluated as they are reached:
         each plan in reach between them that saves fewer bytes, peaks lower and adds no less
@@ -247,11 +253,12 @@ class Frontier:
             at[0] += 1
             if entry[0] >= last.saved_bytes:
                 continue  # saves as much as the point before (by the network's count)
-            q = self._point(entry)
+            q = self._preview(entry)  # its peak is estimated only if the rest admits it
             if q.key in seen or not (
                     lo.saved_bytes < q.saved_bytes < last.saved_bytes
                     and last.seconds <= q.seconds <= lo.seconds):
                 continue
+            q = self._point(entry)
             if not _lower(q, last):
                 if q.peak.peak == last.peak.peak:
                     self._tie(last, q)

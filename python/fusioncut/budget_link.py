@@ -80,6 +80,10 @@ class _MergedGap:
         _, gap, j = self._entries[k]
         return gap.plan(j)
 
+    def preview(self, k: int) -> FrontierPoint:
+        _, gap, j = self._entries[k]
+        return gap.preview(j)
+
 
 class LinkedGenerator:
     """``Generator``'s interface over one sweep per link multiplier (module docstring)."""

@@ -60,7 +60,7 @@ class FrontierPoint:
     cost_bytes: int  # bytes moved by saving (the byte model, no tie-break)
     recompute_seconds: float  # estimated seconds of recomputation
     saved_bytes: int  # activation storage kept on the device for the backward (each once)
-    peak: PeakEstimate
+    peak: PeakEstimate  # None only on a preview (``Evaluator.preview``), never on a plan
     offloaded: np.ndarray = dataclasses.field(default_factory=lambda: _NONE)
     """int64 saved values sent to host memory, ascending (a subset of ``saved``)."""
     offloaded_bytes: int = 0  # bytes they move each way
@@ -265,6 +265,7 @@ class Evaluator:
         self.nbytes = self.numel * graph.itemsize
         self.cost = costs.costs(self.nbytes)
         self._seen: dict[bytes, FrontierPoint] = {}  # sweeps at several multipliers share plans
+        self._parts: dict[bytes, FrontierPoint] = {}  # previewed plans, not yet scored
         self._walk: tuple[bytes, tuple] | None = None  # the last plan scored, and its walk
 
     def point(self, saved: np.ndarray, lam: float | None,
@@ -272,13 +273,31 @@ class Evaluator:
         """The plan handing ``saved`` to the backward, ``offloaded`` (a subset) through host
         memory, scored: bytes kept on the device, recomputation, the link's true cost
         (``offload_link.Link.cost``) and the peak."""
-        saved = np.sort(np.asarray(saved, dtype=np.int64))
-        away = _NONE if offloaded is None else np.asarray(offloaded, dtype=np.int64)
-        key = _plan_key(saved, away)
+        saved, away, key = self._key(saved, offloaded)
         found = self._seen.get(key)
         if found is None:
-            found = self._seen[key] = self._score(saved, away)
+            part = self._parts.pop(key, None) or self._measure(saved, away)
+            found = self._seen[key] = dataclasses.replace(
+                part, peak=self._peak(part.saved, part.offloaded))
         return found if found.lam == lam else dataclasses.replace(found, lam=lam)
+
+    def preview(self, saved: np.ndarray, offloaded: np.ndarray | None = None) -> FrontierPoint:
+        """``point(saved, None, offloaded)`` without its peak (``peak`` None) unless the plan
+        was scored before: the bytes, recomputation and link cost, which a walk may reject a
+        plan on before paying for its peak estimate (kept until ``point`` scores the plan)."""
+        saved, away, key = self._key(saved, offloaded)
+        found = self._seen.get(key)
+        if found is None:
+            found = self._parts.get(key)
+            if found is None:
+                found = self._parts[key] = self._measure(saved, away)
+        return found
+
+    @staticmethod
+    def _key(saved, offloaded) -> tuple[np.ndarray, np.ndarray, bytes]:
+        saved = np.sort(np.asarray(saved, dtype=np.int64))
+        away = _NONE if offloaded is None else np.asarray(offloaded, dtype=np.int64)
+        return saved, away, _plan_key(saved, away)
 
     def events(self, point: FrontierPoint):
         """``peak.phase_events`` of ``point``: the walk its estimated peak came from (kept
@@ -292,7 +311,8 @@ class Evaluator:
         """The offloaded values ``away`` as the peak estimate reads them (None: none)."""
         return self.bnet.offload.link.values(away, self.nbytes) if len(away) else None
 
-    def _score(self, saved: np.ndarray, offloaded: np.ndarray) -> FrontierPoint:
+    def _measure(self, saved: np.ndarray, offloaded: np.ndarray) -> FrontierPoint:
+        """The plan scored but for its peak (``peak`` None)."""
         graph = self.graph
         split = phases(graph, saved)
         # A cut may pass through a node of no weight that the backward never reads (an input
@@ -318,11 +338,11 @@ class Evaluator:
             saved=saved, recomputed=again, lam=None, cost_bytes=int(self.cost[saved].sum()),
             recompute_seconds=float(self.bnet.recompute_seconds[again].sum()),
             saved_bytes=saved_activation_bytes(graph, kept, self.static, self.nbytes),
-            peak=self._peak(saved, away, split), **extra)
+            peak=None, **extra)
 
-    def _peak(self, saved: np.ndarray, away: np.ndarray, split) -> PeakEstimate:
+    def _peak(self, saved: np.ndarray, away: np.ndarray) -> PeakEstimate:
         """``peak.estimate_peak`` of the plan, its walk kept for ``events``."""
-        walk = phase_events(self.graph, saved, self.numel, split, offloaded=self._values(away))
+        walk = phase_events(self.graph, saved, self.numel, offloaded=self._values(away))
         self._walk = (_plan_key(saved, away), walk)
         forward, backward, kept = walk
         return PeakEstimate(forward_peak=forward.peak(), backward_peak=backward.peak(),

@@ -63,6 +63,7 @@ class _Gap:
         self.totals = np.zeros(0, dtype=np.int64)  # reachable byte totals, ascending
         self.shift = 0  # totals are in bytes >> shift
         self._plans: dict[int, FrontierPoint] = {}
+        self._closures: dict[int, SweepCut] = {}
         # A restricted problem: ``fixed`` priced nodes are never recomputed, ``forbid`` joint
         # nodes never saved.
         self.fixed = np.zeros(len(gen.price_bytes), dtype=bool) if fixed is None else fixed
@@ -173,9 +174,23 @@ class _Gap:
 
     def plan(self, k: int) -> FrontierPoint:
         if k not in self._plans:
-            c = self.closure(k)
+            c = self._closure(k)
             self._plans[k] = self.gen.evaluate.point(c.saved, None, c.offloaded)
         return self._plans[k]
+
+    def preview(self, k: int) -> FrontierPoint:
+        """``plan(k)`` without its peak unless it was scored (``Evaluator.preview``)."""
+        if k in self._plans:
+            return self._plans[k]
+        c = self._closure(k)
+        return self.gen.evaluate.preview(c.saved, c.offloaded)
+
+    def _closure(self, k: int) -> SweepCut:
+        """``closure(k)``, kept between a preview and the plan."""
+        found = self._closures.get(k)
+        if found is None:
+            found = self._closures[k] = self.closure(k)
+        return found
 
     def best(self, limit: int) -> int:
         """The index of the reachable total keeping the most bytes (so recomputing least)
