@@ -10,8 +10,9 @@
 #include <algorithm>
 #include <cstdint>
 #include <limits>
-#include <tuple>
 #include <vector>
+
+#include "counting_sort.h"
 
 namespace fusioncut {
 
@@ -250,12 +251,11 @@ inline void fused_order(const UserGraph& g, const uint8_t* phase, const uint8_t*
   for (int64_t u = 0; u < n; ++u) {
     if (phase[u]) nodes.push_back(u);
   }
-  auto key = [&](int64_t u) {
-    const bool pushed = start[u] > time[u] && !members[u];
-    return std::make_tuple(start[u], pushed, time[u]);
-  };
-  std::stable_sort(nodes.begin(), nodes.end(),
-                   [&](int64_t a, int64_t b) { return key(a) < key(b); });
+  // In (start, pushed, time) order: by time, then stably by (start, pushed).
+  counting_sort(nodes, [&](int64_t u) { return time[u]; });
+  counting_sort(nodes, [&](int64_t u) {
+    return start[u] * 2 + (start[u] > time[u] && !members[u] ? 1 : 0);
+  });
   std::fill(out, out + n, int64_t{-1});
   for (size_t k = 0; k < nodes.size(); ++k) out[nodes[k]] = static_cast<int64_t>(k);
 }

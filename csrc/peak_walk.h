@@ -322,9 +322,7 @@ inline WalkResult peak_walk(const PeakGraph& g, const uint8_t* fw, const uint8_t
     const int64_t ka = when[a] * 2 + g.backward_role[a], kb = when[b] * 2 + g.backward_role[b];
     return ka < kb || (ka == kb && a < b);
   };
-  std::stable_sort(order.begin(), order.end(), [&](int64_t a, int64_t b) {  // ascending before
-    return when[a] * 2 + g.backward_role[a] < when[b] * 2 + g.backward_role[b];
-  });
+  counting_sort(order, [&](int64_t a) { return when[a] * 2 + g.backward_role[a]; });  // before
   if (horizontal(g, fw, bw, bw_written, inlined, order, size, when)) {
     // The nodes that moved, merged back into the others (still in order).
     std::vector<int64_t> stay, moved;
