@@ -174,7 +174,7 @@ class _Gap:
 
     def plan(self, k: int) -> FrontierPoint:
         if k not in self._plans:
-            c = self._closure(k)
+            c = self._closures.pop(k, None) or self.closure(k)
             self._plans[k] = self.gen.evaluate.point(c.saved, None, c.offloaded)
         return self._plans[k]
 
@@ -182,15 +182,10 @@ class _Gap:
         """``plan(k)`` without its peak unless it was scored (``Evaluator.preview``)."""
         if k in self._plans:
             return self._plans[k]
-        c = self._closure(k)
+        c = self._closures.get(k)
+        if c is None:  # kept until the plan is scored
+            c = self._closures[k] = self.closure(k)
         return self.gen.evaluate.preview(c.saved, c.offloaded)
-
-    def _closure(self, k: int) -> SweepCut:
-        """``closure(k)``, kept between a preview and the plan."""
-        found = self._closures.get(k)
-        if found is None:
-            found = self._closures[k] = self.closure(k)
-        return found
 
     def best(self, limit: int) -> int:
         """The index of the reachable total keeping the most bytes (so recomputing least)
