@@ -95,8 +95,9 @@ def _starts(front, fits, box, ceiling: float, bound):
     first fit's gap before it, and those of the ``_GAPS`` gaps nearest to it whose
     ``box(hi, lo)`` is below ``ceiling`` (every point of the gap between anchors ``hi`` and
     ``lo`` adds at least ``hi``'s seconds and peaks at least as high as ``lo``, so its box
-    bounds theirs). A gap is walked only once its box comes first: the caller stops at the
-    first start whose bound reaches its best fit, and the gaps past it are never walked."""
+    bounds theirs). A gap is walked one point at a time, each time its box comes first, its
+    box rising to that of the rest after each point: the caller stops at the first start whose
+    bound reaches its best fit, and what lies past it is never walked."""
     anchors = front.anchors
     k_fit = next((k for k, a in enumerate(anchors) if fits(a)), len(anchors))
     gaps = []  # (k, whether its walk stops at the first point that fits)
@@ -115,6 +116,7 @@ def _starts(front, fits, box, ceiling: float, bound):
     heap: list = [(bound(a), a.saved_bytes, 0, r, a) for r, a in enumerate(anchors[:k_fit])]
     heap += [(box(anchors[k - 1], anchors[k]), -1, g) for g, (k, _) in enumerate(gaps)]
     heapq.heapify(heap)
+    walks: dict = {}  # gap: its points, walked one at a time
     while heap:
         entry = heapq.heappop(heap)
         if entry[1] >= 0:
@@ -122,10 +124,14 @@ def _starts(front, fits, box, ceiling: float, bound):
             continue
         g = entry[2]
         k, until_fit = gaps[g]
-        for r, q in enumerate(front.walk_gap(k)):
-            if until_fit and fits(q):
-                break
-            heapq.heappush(heap, (bound(q), q.saved_bytes, g + 1, r, q))
+        found = next(walks.setdefault(g, enumerate(front.walk_gap(k))), None)
+        if found is None or (until_fit and fits(found[1])):
+            continue  # the gap is done
+        r, q = found
+        heapq.heappush(heap, (bound(q), q.saved_bytes, g + 1, r, q))
+        # The rest of the gap adds at least q's seconds (a gap's seconds never fall): its box
+        # from q on bounds them, and it comes back when that box comes first.
+        heapq.heappush(heap, (box(q, anchors[k]), -1, g))
 
 
 class _Search:
