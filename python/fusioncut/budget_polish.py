@@ -17,11 +17,12 @@ it, the points of its own gap before it, and the points of the ``_GAPS`` gaps ne
 whose box (the upper anchor's seconds, the lower anchor's peak) could still beat the ceiling.
 They are taken in the order of a lower bound on the step at which they could fit: the step
 plus the exposed seconds of moving as many more bytes as the peak exceeds the target. A gap is
-walked (its plans evaluated) only when its box comes first in that order, and the gaps past
-the best fit's step are not walked at all. The box leaves out the bytes a plan moves, so it
-prunes little when the search runs long: on GPT-48 the decisions whose search finds nothing
-better took 331-346 ms instead of 366-377, those that descend 21 times the same as before
-(the walks of the gaps, 127 plans, are two thirds of their search).
+walked (its plans evaluated) one point at a time, each time its box comes first in that
+order, the box rising to the rest's after each point, and what lies past the best fit's step
+is not walked at all. The box pairs the gap's least seconds with its least peak, so it prunes
+little when the search runs long: on GPT-48 the decisions whose search finds nothing better
+took 331-346 ms instead of 366-377, those that descend 21 times the same as before (the walks
+of the gaps, 127 plans, are two thirds of their search).
 
 Descent (``_Search.descend``): each round finds the instant of the estimated peak
 (``peak_instant``) and the offloadable values the plan keeps on the device through it (largest
