@@ -6,6 +6,7 @@ from __future__ import annotations
 import copy
 import dataclasses
 import functools
+import heapq
 import warnings
 
 import numpy as np
@@ -17,7 +18,7 @@ from hypothesis import strategies as st
 
 import fusioncut
 from fusioncut import budget
-from fusioncut.budget_polish import peak_instant
+from fusioncut.budget_polish import _Search, _starts, peak_instant
 from fusioncut.device import PRESETS
 from fusioncut.models import Llama, LlamaConfig, llama_inputs
 from fusioncut.options import Options
@@ -188,3 +189,42 @@ def test_any_peak_target_gets_a_valid_plan_no_slower_than_the_frontiers(hidden, 
     assert set(got.peak_offloaded.tolist()) <= set(got.offloaded.tolist())
     again = front.generator.evaluate.point(got.saved, None, got.offloaded)
     assert again.peak == got.peak
+
+
+@pytest.mark.parametrize("where", [0.2, 0.5, 0.8])
+def test_gaps_walked_point_by_point_give_the_starts_of_whole_walks(where):
+    """``_starts`` walks a gap one point at a time: every start comes in the order that
+    walking each gap whole, when its box first comes first, gives (bound, bytes saved, group,
+    rank), gap before point at equal keys."""
+    _, front = _small_front(0.9, 0.2)
+    lo, hi = front.least.peak.peak, front.runtime.peak.peak
+    limit = int(lo + where * (hi - lo))
+
+    def fits(p):
+        return p.peak.peak <= limit
+
+    search = _Search(front, fits, limit)
+
+    def box(a, b):
+        return a.seconds + search.extra(b.peak.peak - search.fits_below)
+
+    got = [p.key for p in _starts(front, fits, box, np.inf, search.bound)]
+    anchors = front.anchors  # the whole-walk order, built here
+    k_fit = next((k for k, a in enumerate(anchors) if fits(a)), len(anchors))
+    gaps = [(k_fit, True)] if 0 < k_fit < len(anchors) else []
+    gaps += [(k, False) for k in range(min(k_fit, len(anchors) - 1), 0, -1)][:3]
+    heap = [(search.bound(a), a.saved_bytes, 0, r, a) for r, a in enumerate(anchors[:k_fit])]
+    heap += [(box(anchors[k - 1], anchors[k]), -1, g) for g, (k, _) in enumerate(gaps)]
+    heapq.heapify(heap)
+    want = []
+    while heap:
+        entry = heapq.heappop(heap)
+        if entry[1] >= 0:
+            want.append(entry[4].key)
+            continue
+        k, until_fit = gaps[entry[2]]
+        for r, q in enumerate(front.walk_gap(k)):
+            if until_fit and fits(q):
+                break
+            heapq.heappush(heap, (search.bound(q), q.saved_bytes, entry[2] + 1, r, q))
+    assert got == want and len(got) >= 2
