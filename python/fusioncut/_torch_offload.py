@@ -84,12 +84,8 @@ def side_stream_fault() -> str | None:
     takes other arguments than the op, so Inductor's trace of the forward fails with a TypeError
     (found on an H200, torch 2.11.0+cu130, for torch's partitioner and fusioncut's alike). Found
     by running the op on a fake tensor, not by version; a torch without the op has no fault."""
-    try:
-        activation_offloading_pass()  # imports the stream ops with the pass
-        op = torch.ops.streams.record_stream.default
-    except (ImportError, AttributeError, RuntimeError):
-        return None
-    return fake_call_fault(op, lambda fake: (fake, 0))
+    op = _pass_ops(lambda: torch.ops.streams.record_stream.default)
+    return None if op is None else fake_call_fault(op, lambda fake: (fake, 0))
 
 
 def fake_call_fault(op: Any, args: Callable[[torch.Tensor], tuple]) -> str | None:
@@ -151,8 +147,14 @@ def side_stream_offload_ops() -> tuple[Any, Any] | None:
     """``(torch.ops.ao.offload.default, torch.ops.ao.wait_tensor.default)``: the copy to the
     host and its wait that torch's pass emits on a side stream (``wait_tensor(copy, keepalive)``
     holds the device value until the copy is done); None on a torch that emits other ops."""
+    return _pass_ops(lambda: (torch.ops.ao.offload.default, torch.ops.ao.wait_tensor.default))
+
+
+def _pass_ops(lookup: Callable[[], Any]) -> Any:
+    """``lookup()`` once torch's pass is imported (which registers the stream and ``ao`` ops
+    it emits); None on a torch without the pass or the ops."""
     try:
-        activation_offloading_pass()  # registers the ao ops
-        return torch.ops.ao.offload.default, torch.ops.ao.wait_tensor.default
+        activation_offloading_pass()
+        return lookup()
     except (ImportError, AttributeError, RuntimeError):
         return None

@@ -117,7 +117,7 @@ def _starts(front, fits, box, ceiling: float, bound):
     heap: list = [(bound(a), a.saved_bytes, 0, r, a) for r, a in enumerate(anchors[:k_fit])]
     heap += [(box(anchors[k - 1], anchors[k]), -1, g) for g, (k, _) in enumerate(gaps)]
     heapq.heapify(heap)
-    walks: dict = {}  # gap: its points, walked one at a time
+    walks = [enumerate(front.walk_gap(k)) for k, _ in gaps]  # each gap's points, lazily
     while heap:
         entry = heapq.heappop(heap)
         if entry[1] >= 0:
@@ -125,7 +125,7 @@ def _starts(front, fits, box, ceiling: float, bound):
             continue
         g = entry[2]
         k, until_fit = gaps[g]
-        found = next(walks.setdefault(g, enumerate(front.walk_gap(k))), None)
+        found = next(walks[g], None)
         if found is None or (until_fit and fits(found[1])):
             continue  # the gap is done
         r, q = found
