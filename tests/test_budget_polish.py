@@ -208,7 +208,7 @@ def test_gaps_walked_point_by_point_give_the_starts_of_whole_walks(where):
     def box(a, b):
         return a.seconds + search.extra(b.peak.peak - search.fits_below)
 
-    got = [p.key for p in _starts(front, fits, box, np.inf, search.bound)]
+    got = [p.key for p in _starts(front, fits, box, lambda: np.inf, search.bound, search.floor)]
     anchors = front.anchors  # the whole-walk order, built here
     k_fit = next((k for k, a in enumerate(anchors) if fits(a)), len(anchors))
     gaps = [(k_fit, True)] if 0 < k_fit < len(anchors) else []
@@ -228,3 +228,22 @@ def test_gaps_walked_point_by_point_give_the_starts_of_whole_walks(where):
                 break
             heapq.heappush(heap, (search.bound(q), q.saved_bytes, entry[2] + 1, r, q))
     assert got == want and len(got) >= 2
+
+
+def test_a_plans_floor_bounds_its_start_bound_from_its_preview():
+    """``_Search.floor`` reads a plan's preview (no peak) and never exceeds ``bound`` of the
+    plan scored: every plan a gap's walk may yield peaks at least at the bytes it keeps on the
+    device and at its lower anchor's peak, so the starts' order stands with the rest of a gap
+    bounded by its previews."""
+    _, front = _small_front(0.9, 0.2)
+    lo, hi = front.least.peak.peak, front.runtime.peak.peak
+    search = _Search(front, lambda p: False, int(lo + 0.3 * (hi - lo)))
+    anchors, checked = front.anchors, 0
+    for k in range(1, len(anchors)):
+        previews = {p.key: p for p in front.gap_previews(k)}
+        for q in front.walk_gap(k):
+            assert q.peak.peak >= q.saved_bytes
+            assert search.floor(previews[q.key], anchors[k]) <= search.bound(q) + 1e-15
+            checked += 1
+    assert checked >= 1
+    assert all(p.peak.peak >= p.saved_bytes for p in front.plans)

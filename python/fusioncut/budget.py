@@ -238,9 +238,7 @@ class Frontier:
         no more time than anchor k, and saves more and peaks higher than anchor k (so the gaps
         are independent: a plan peaking no higher than anchor k is left out, though it
         recomputes less)."""
-        if k not in self._gaps:
-            self._gaps[k] = ([], self._candidates(self._where[k], self._where[k - 1]), [0])
-        kept, todo, at = self._gaps[k]
+        kept, todo, at = self._gap_state(k)
         yield from list(kept)
         hi, lo = self.anchors[k - 1], self.anchors[k]
         seen = {p.key for p in kept}
@@ -268,6 +266,19 @@ class Frontier:
             seen.add(q.key)
             kept.append(q)
             yield q
+
+    def _gap_state(self, k: int) -> tuple[list, list, list]:
+        """The walk of the gap before anchor k: the points kept so far, the candidates in
+        walk order, and the position reached among them (in a one-element list)."""
+        if k not in self._gaps:
+            self._gaps[k] = ([], self._candidates(self._where[k], self._where[k - 1]), [0])
+        return self._gaps[k]
+
+    def gap_previews(self, k: int) -> list[FrontierPoint]:
+        """Every plan the walk of the gap before anchor k may yield, in walk order, as
+        ``Evaluator.preview`` scores it (its peak left out unless estimated before): the
+        points ``walk_gap(k)`` yields are among them, in the same order."""
+        return [self._preview(entry) for entry in self._gap_state(k)[1]]
 
     def _gap(self, k: int) -> list[FrontierPoint]:
         """The points strictly between anchors k - 1 and k."""

@@ -19,10 +19,13 @@ They are taken in the order of a lower bound on the step at which they could fit
 plus the exposed seconds of moving as many more bytes as the peak exceeds the target. A gap is
 walked (its plans evaluated) one point at a time, each time its box comes first in that
 order, the box rising to the rest's after each point, and what lies past the best fit's step
-is not walked at all. The box pairs the gap's least seconds with its least peak, so it prunes
-little when the search runs long: on GPT-48 the decisions whose search finds nothing better
-took 331-346 ms instead of 366-377, those that descend 21 times the same as before (the walks
-of the gaps, 127 plans, are two thirds of their search).
+is not walked at all. The box pairs the gap's least seconds with its least peak; the rest of a
+gap is also bounded by the plans it may still yield, each from its preview (``_Search.floor``:
+its step, and a peak no lower than the bytes it keeps on the device, all alive when the
+forward ends), so a gap whose plans all keep too much for their seconds is never walked. On
+GPT-48's target 30% of the way up from its least peak, that left one gap of three unwalked
+(87 plans scored to 47, the same plan); where a gap's plans peak a fixed amount above what they
+keep (GPT-48's next gap: 0.85 MB), the floor is as loose as that amount and the gap is walked.
 
 Descent (``_Search.descend``): each round finds the instant of the estimated peak
 (``peak_instant``) and the offloadable values the plan keeps on the device through it (largest
@@ -75,7 +78,7 @@ def polish(front, fits, limit: int, margin: float, ceiling: float | None
     def box(hi: FrontierPoint, lo: FrontierPoint) -> float:
         return hi.seconds + search.extra(lo.peak.peak - search.fits_below)
 
-    for start in _starts(front, fits, box, best_step, search.bound):
+    for start in _starts(front, fits, box, lambda: best_step, search.bound, search.floor):
         if search.budget <= 0 or search.bound(start) >= best_step:
             break
         reached, fitted = search.descend(start, best_step)
@@ -90,32 +93,52 @@ def polish(front, fits, limit: int, margin: float, ceiling: float | None
     return best
 
 
-def _starts(front, fits, box, ceiling: float, bound):
+def _starts(front, fits, box, ceiling, bound, floor):
     """The frontier's points before the first that ``fits`` (all of them when none does), in
     the order of ``bound`` (the bytes saved breaking ties): the anchors, the points of the
     first fit's gap before it, and those of the ``_GAPS`` gaps nearest to it whose
-    ``box(hi, lo)`` is below ``ceiling`` (every point of the gap between anchors ``hi`` and
-    ``lo`` adds at least ``hi``'s seconds and peaks at least as high as ``lo``, so its box
-    bounds theirs). A gap is walked one point at a time, each time its box comes first, its
-    box rising to that of the rest after each point: the caller stops at the first start whose
-    bound reaches its best fit, and what lies past it is never walked."""
+    ``box(hi, lo)`` is below ``ceiling()`` (the caller's best step so far: every point of the
+    gap between anchors ``hi`` and ``lo`` adds at least ``hi``'s seconds and peaks at least as
+    high as ``lo``, so its box bounds theirs). A gap is walked one point at a time, each time
+    its box comes first, its box rising to that of the rest after each point and to the least
+    ``floor`` of the plans the rest may hold (``Frontier.gap_previews``: a bound from a plan's
+    preview, before its peak is estimated): the caller stops at the first start whose bound
+    reaches its best fit, and what lies past it is never walked."""
     anchors = front.anchors
     k_fit = next((k for k, a in enumerate(anchors) if fits(a)), len(anchors))
     gaps = []  # (k, whether its walk stops at the first point that fits)
-    if 0 < k_fit < len(anchors) and box(anchors[k_fit - 1], anchors[k_fit]) < ceiling:
+    if 0 < k_fit < len(anchors) and box(anchors[k_fit - 1], anchors[k_fit]) < ceiling():
         gaps.append((k_fit, True))
     walked = 0
     for k in range(min(k_fit, len(anchors) - 1), 0, -1):
         if walked == _GAPS:
             break
-        if box(anchors[k - 1], anchors[k]) < ceiling:
+        if box(anchors[k - 1], anchors[k]) < ceiling():
             gaps.append((k, False))
             walked += 1
+    # Per gap, the least floor of the plans from each position of its walk on, and where
+    # each plan stands in it (a point the walk yields comes from a later position than the
+    # one before it): the floors of the rest, once the gap's box first comes up.
+    rests: list = [None] * len(gaps)
+
+    def rest(g: int, after: FrontierPoint | None) -> float:
+        if rests[g] is None:
+            k = gaps[g][0]
+            previews = front.gap_previews(k)
+            floors = [floor(p, anchors[k]) for p in previews] + [np.inf]
+            least = np.minimum.accumulate(floors[::-1])[::-1]
+            where: dict[bytes, int] = {}
+            for i, p in enumerate(previews):
+                where.setdefault(p.key, i)
+            rests[g] = (least, where)
+        least, where = rests[g]
+        return float(least[0 if after is None else where.get(after.key, -1) + 1])
+
     # Points: (bound, bytes saved, group, rank, point), the anchors group 0 and gap g's points
     # group g + 1, in the order they were found; a gap: (box, -1, g), before any point whose
     # bound ties with it.
     heap: list = [(bound(a), a.saved_bytes, 0, r, a) for r, a in enumerate(anchors[:k_fit])]
-    heap += [(box(anchors[k - 1], anchors[k]), -1, g) for g, (k, _) in enumerate(gaps)]
+    heap += [(box(anchors[k - 1], anchors[k]), -1, g, None) for g, (k, _) in enumerate(gaps)]
     heapq.heapify(heap)
     walks = [enumerate(front.walk_gap(k)) for k, _ in gaps]  # each gap's points, lazily
     while heap:
@@ -123,7 +146,13 @@ def _starts(front, fits, box, ceiling: float, bound):
         if entry[1] >= 0:
             yield entry[4]
             continue
-        g = entry[2]
+        if entry[0] >= ceiling():
+            continue  # no plan of the rest of the gap can beat the best fit
+        g, after = entry[2], entry[3]
+        floor_of_rest = rest(g, after)
+        if floor_of_rest > entry[0]:  # the rest's previews bound it higher: come back then
+            heapq.heappush(heap, (floor_of_rest, -1, g, after))
+            continue
         k, until_fit = gaps[g]
         found = next(walks[g], None)
         if found is None or (until_fit and fits(found[1])):
@@ -132,7 +161,7 @@ def _starts(front, fits, box, ceiling: float, bound):
         heapq.heappush(heap, (bound(q), q.saved_bytes, g + 1, r, q))
         # The rest of the gap adds at least q's seconds (a gap's seconds never fall): its box
         # from q on bounds them, and it comes back when that box comes first.
-        heapq.heappush(heap, (box(q, anchors[k]), -1, g))
+        heapq.heappush(heap, (box(q, anchors[k]), -1, g, q))
 
 
 class _Search:
@@ -150,6 +179,14 @@ class _Search:
         moved, exposed = (0, 0.0) if p is None else (p.offloaded_bytes, p.offload_seconds)
         more = self.arcs.link.cost(moved + max(0, int(nbytes))).exposed_seconds
         return max(0.0, more - exposed)
+
+    def floor(self, p: FrontierPoint, lo: FrontierPoint) -> float:
+        """A bound below ``bound(p)`` from ``p``'s preview (no peak needed) for a plan of the
+        gap above anchor ``lo``: its estimated peak is at least the bytes it keeps on the
+        device (they are all alive when the forward ends) and at least ``lo``'s (the gap's
+        points peak higher than its lower anchor)."""
+        peak = max(p.saved_bytes, lo.peak.peak)
+        return p.step_seconds(self.front.device) + self.extra(peak - self.fits_below, p)
 
     def bound(self, p: FrontierPoint) -> float:
         """The least step at which offloading on top of ``p`` could fit: its step and the
