@@ -40,7 +40,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from budget_peak import Session  # noqa: E402
 from common import environment, markdown_table, write_json  # noqa: E402
-from peak_models import ALL, MODELS, TEST_EXTRA, UNSEEN, UNSEEN_LATER, UNSEEN_NEWER  # noqa: E402
+from peak_models import (ALL, MODELS, TEST_EXTRA, UNSEEN, UNSEEN_LATER,  # noqa: E402
+                         UNSEEN_NEWER, UNSEEN_VISION)
 
 from fusioncut.budget import raised  # noqa: E402
 from fusioncut.options import Options  # noqa: E402
@@ -138,8 +139,9 @@ def main(argv=None) -> int:
     parser.add_argument("--models", nargs="+", default=list(MODELS),
                         choices=ALL,
                         help=f"default: {' '.join(MODELS)}; also "
-                        f"{' '.join(UNSEEN + UNSEEN_LATER + UNSEEN_NEWER)}, models the estimate "
-                        f"was not shaped on, and {' '.join(TEST_EXTRA)}, the test extra's others")
+                        f"{' '.join(UNSEEN + UNSEEN_LATER + UNSEEN_NEWER + UNSEEN_VISION)}, "
+                        f"models the estimate was not shaped on, and {' '.join(TEST_EXTRA)}, "
+                        "the test extra's others")
     parser.add_argument("--quick", action="store_true", help="small models (a smoke test)")
     parser.add_argument("--targets", type=int, default=13)
     parser.add_argument("--json", default=DEFAULT_JSON)

@@ -23,7 +23,8 @@ try:
 except ImportError:
     transformers = None
 
-__all__ = ["ALL", "MODELS", "TEST_EXTRA", "UNSEEN", "UNSEEN_LATER", "UNSEEN_NEWER", "build"]
+__all__ = ["ALL", "MODELS", "TEST_EXTRA", "UNSEEN", "UNSEEN_LATER", "UNSEEN_NEWER",
+           "UNSEEN_VISION", "build"]
 
 MODELS = ("gpt", "llama-sdpa", "llama-written", "resnet18", "hf-gpt2", "hf-llama", "hf-t5")
 # Models the estimate was never shaped on (not in the default run): a check of the margin.
@@ -40,7 +41,13 @@ TEST_EXTRA = ("hf-vit", "hf-whisper")
 # v2 (disentangled relative attention).
 UNSEEN_NEWER = ("hf-mixtral", "hf-qwen2moe", "hf-gemma2", "hf-olmo2", "hf-modernbert",
                 "hf-deberta")
-ALL = MODELS + UNSEEN + UNSEEN_LATER + UNSEEN_NEWER + TEST_EXTRA
+# Five image classifiers from transformers, measured first on 2026-11-28 (the stop after):
+# convolution networks the estimate was not shaped on (the zoo's one is the ResNet-18 layout),
+# built without torchvision: ConvNeXt (depthwise 7 x 7, layer norm), ResNet, MobileNet v2
+# (inverted residuals, ReLU6), RegNet (grouped convolutions) and a Swin transformer (shifted
+# windows).
+UNSEEN_VISION = ("hf-convnext", "hf-resnet", "hf-mobilenetv2", "hf-regnet", "hf-swin")
+ALL = MODELS + UNSEEN + UNSEEN_LATER + UNSEEN_NEWER + UNSEEN_VISION + TEST_EXTRA
 
 
 class CausalLM(torch.nn.Module):
@@ -110,6 +117,36 @@ def _test_extra(name: str, quick: bool, g: torch.Generator):
     return SpeechToText(tf.WhisperForConditionalGeneration(cfg)), (
         torch.randn(batch, mels, frames, generator=g),
         torch.randint(3, vocab, (batch, seq), generator=g))
+
+
+def _vision(name: str, quick: bool, g: torch.Generator):
+    """One of ``UNSEEN_VISION``: 8 images of 64 x 64 (2 of 32 x 32 ``quick``), 10 classes,
+    four stages (two for Swin), no dropout."""
+    tf = transformers
+    batch, side, classes = (2, 32, 10) if quick else (8, 64, 10)
+    widths = [8, 16, 32, 64] if quick else [32, 64, 128, 256]
+    if name == "hf-convnext":
+        model = tf.ConvNextForImageClassification(tf.ConvNextConfig(
+            hidden_sizes=widths, depths=[1, 1, 2, 1], num_labels=classes))
+    elif name == "hf-resnet":
+        model = tf.ResNetForImageClassification(tf.ResNetConfig(
+            embedding_size=widths[0], hidden_sizes=widths, depths=[1, 1, 1, 1],
+            layer_type="basic", num_labels=classes))
+    elif name == "hf-mobilenetv2":
+        model = tf.MobileNetV2ForImageClassification(tf.MobileNetV2Config(
+            image_size=side, depth_multiplier=0.25 if quick else 0.5, num_labels=classes,
+            classifier_dropout_prob=0.0))
+    elif name == "hf-regnet":
+        model = tf.RegNetForImageClassification(tf.RegNetConfig(
+            embedding_size=widths[0], hidden_sizes=widths, depths=[1, 1, 2, 1],
+            groups_width=8, num_labels=classes))
+    else:
+        model = tf.SwinForImageClassification(tf.SwinConfig(
+            image_size=side, patch_size=4, embed_dim=widths[1] // 2, depths=[2, 2],
+            num_heads=[2, 4], window_size=4, drop_path_rate=0.0, hidden_dropout_prob=0.0,
+            attention_probs_dropout_prob=0.0, num_labels=classes))
+    return Classifier(model), (torch.randn(batch, 3, side, side, generator=g),
+                               torch.randint(0, classes, (batch,), generator=g))
 
 
 def _later(name: str, vocab: int, seq: int, d: int) -> torch.nn.Module:
@@ -266,4 +303,8 @@ def build(name: str, quick: bool = False):
         return _test_extra(name, quick, torch.Generator().manual_seed(0))
     if name in ("hf-gpt2", "hf-llama", "hf-t5") + UNSEEN + UNSEEN_LATER + UNSEEN_NEWER:
         return _hf(name, quick)
+    if name in UNSEEN_VISION:
+        if transformers is None:
+            raise ImportError(f"peak_models.build: {name} needs transformers (the bench extra)")
+        return _vision(name, quick, torch.Generator().manual_seed(0))
     raise ValueError(f"peak_models.build: name = {name!r} is not one of {ALL}")

@@ -1,6 +1,7 @@
 """Real models: Hugging Face transformers built from their configs (random weights, tiny sizes).
 
-Each model (GPT-2, Llama, T5, ViT, Whisper; every dropout 0) is wrapped to return its loss,
+Each model (GPT-2, Llama, T5, ViT, Whisper, and two convolution networks: ConvNeXt and
+MobileNet v2, whose batch norms update their running statistics in the graph; every dropout 0) is wrapped to return its loss,
 compiled with ``torch.compile`` on AOTAutograd with ``fusioncut.partition`` as the
 ``partition_fn`` (forward and backward run as traced, no Inductor) with ``FallbackWarning``
 turned into an error, and trained for one step next to an eager copy. Every joint graph is
@@ -107,7 +108,26 @@ def whisper(g):
             (torch.randn(BATCH, 8, 16, generator=g), _ids(g, BATCH, SEQ)))
 
 
-MODELS = {"gpt2": gpt2, "llama": llama, "t5": t5, "vit": vit, "whisper": whisper}
+def _images(g, classes):
+    return torch.randn(BATCH, 3, 32, 32, generator=g), torch.randint(0, classes, (BATCH,),
+                                                                     generator=g)
+
+
+def convnext(g):
+    cfg = transformers.ConvNextConfig(hidden_sizes=[8, 16, 32, 64], depths=[1, 1, 1, 1],
+                                      num_labels=5)
+    return Loss(transformers.ConvNextForImageClassification(cfg), "pixel_values"), _images(g, 5)
+
+
+def mobilenetv2(g):
+    cfg = transformers.MobileNetV2Config(image_size=32, depth_multiplier=0.25, num_labels=5,
+                                         classifier_dropout_prob=0.0)
+    return (Loss(transformers.MobileNetV2ForImageClassification(cfg), "pixel_values"),
+            _images(g, 5))
+
+
+MODELS = {"gpt2": gpt2, "llama": llama, "t5": t5, "vit": vit, "whisper": whisper,
+          "convnext": convnext, "mobilenetv2": mobilenetv2}
 
 
 class Recording:

@@ -135,8 +135,8 @@ def _starts(front, fits, box, ceiling, bound, floor):
         return float(least[0 if after is None else where.get(after.key, -1) + 1])
 
     # Points: (bound, bytes saved, group, rank, point), the anchors group 0 and gap g's points
-    # group g + 1, in the order they were found; a gap: (box, -1, g), before any point whose
-    # bound ties with it.
+    # group g + 1, in the order they were found; a gap: (box, -1, g, the point it last
+    # yielded or None), before any point whose bound ties with it.
     heap: list = [(bound(a), a.saved_bytes, 0, r, a) for r, a in enumerate(anchors[:k_fit])]
     heap += [(box(anchors[k - 1], anchors[k]), -1, g, None) for g, (k, _) in enumerate(gaps)]
     heapq.heapify(heap)
