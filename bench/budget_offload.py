@@ -19,7 +19,9 @@ transfers' exposed time, link excess included). Reported per model:
 - the whole frontier's time with and without offload (interleaved, medians), and a budgeted
   partition with offload (``partition`` end to end, emission through torch's offload pass
   included, synchronous: the side stream needs an accelerator) against a runtime-mode one,
-  interleaved, medians of 3;
+  interleaved, medians of 3: ``memory_budget`` at ``PARTITION_BUDGETS`` and
+  ``peak_memory_bytes`` at ``PEAK_TARGET_FRACTIONS`` of the way from the offload frontier's
+  least estimated peak to the runtime plan's (the search of ``budget_polish`` included);
 - PyTorch's knapsack at ``activation_memory_budget`` 0.1-0.5 and PyTorch's offload (its
   default min cut with ``enable_activation_offloading`` and every saved activation marked
   ``should_offload``, which is what tagging every saveable activation ``MUST_CPU_OFFLOAD``
@@ -51,6 +53,7 @@ DEVICE = PRESETS["h100"]
 STEP_SLACKS = (0.05, 0.10, 0.25, None)  # None: any step time
 KNAPSACK_BUDGETS = (0.1, 0.2, 0.3, 0.4, 0.5)
 PARTITION_BUDGETS = (0.0, 0.25, 0.5, 0.75)
+PEAK_TARGET_FRACTIONS = (0.1, 0.3, 0.5, 0.7)  # peak targets timed, from the least peak up
 
 
 def _kwargs(cap) -> dict:
@@ -90,29 +93,37 @@ def torch_offload_plan(cap, graph) -> tuple[np.ndarray, np.ndarray, float]:
             elapsed)
 
 
-def _partition_times(cap, repeats: int, device) -> tuple[float, dict[float, float]]:
+def _partition_times(cap, repeats: int, device, peaks=()
+                     ) -> tuple[float, dict[float, float], dict[int, float]]:
     """Median seconds of ``fusioncut.partition`` in runtime mode and with ``offload="auto"``
     on ``device`` (named: a CPU capture gets no host link otherwise) at each of
-    ``PARTITION_BUDGETS``, interleaved, each call on its own deep copy."""
-    runs: dict[object, list[float]] = {None: [], **{b: [] for b in PARTITION_BUDGETS}}
+    ``PARTITION_BUDGETS`` and at each peak target of ``peaks`` (bytes), interleaved, each call
+    on its own deep copy."""
+    runs: dict[object, list[float]] = {None: [], **{("budget", b): [] for b in PARTITION_BUDGETS},
+                                       **{("peak", t): [] for t in peaks}}
     # Emission with torch's side stream needs an accelerator: partitions emit synchronously.
     with _torch_compat.functorch_config().patch(activation_offload_separate_stream=False):
         _rounds(cap, runs, repeats, device)
     return (statistics.median(runs[None]),
-            {b: statistics.median(runs[b]) for b in PARTITION_BUDGETS})
+            {b: statistics.median(runs[("budget", b)]) for b in PARTITION_BUDGETS},
+            {t: statistics.median(runs[("peak", t)]) for t in peaks})
 
 
 def _rounds(cap, runs, repeats: int, device) -> None:
     for _ in range(repeats):
-        for b in runs:
-            options = (Options() if b is None
-                       else Options(device=device, memory_budget=b, offload="auto"))
+        for key in runs:
+            if key is None:
+                options = Options()
+            elif key[0] == "budget":
+                options = Options(device=device, memory_budget=key[1], offload="auto")
+            else:
+                options = Options(device=device, peak_memory_bytes=key[1], offload="auto")
             with _torch_compat.quiet_copies():
                 jm = copy.deepcopy(cap.joint_module)
             gc.collect()
             t0 = time.perf_counter()
             fusioncut.partition(jm, cap.joint_inputs, options=options, **_kwargs(cap))
-            runs[b].append(time.perf_counter() - t0)
+            runs[key].append(time.perf_counter() - t0)
 
 
 def base_seconds(graph, device) -> float:
@@ -192,7 +203,9 @@ def bench_offload(name: str, cap, log=print, repeats: int = 3, device=DEVICE) ->
             c = _least_by_target(front, step, limit, b)
             row["by_target"] = _summary(c, step)
             row["by_target_reduction"] = 1 - c.peak.peak / a.peak.peak
-    runtime_s, budgeted = _partition_times(cap, repeats, device)
+    lo, hi = front.least.peak.peak, front.runtime.peak.peak
+    targets = [int(lo + f * (hi - lo)) for f in PEAK_TARGET_FRACTIONS]
+    runtime_s, budgeted, by_peak = _partition_times(cap, repeats, device, targets)
     ratios = [t / runtime_s for t in budgeted.values()]
 
     evaluate = front.generator.evaluate
@@ -218,6 +231,8 @@ def bench_offload(name: str, cap, log=print, repeats: int = 3, device=DEVICE) ->
            "offload_partition_s": {str(b): t for b, t in budgeted.items()},
            "offload_over_runtime_median": statistics.median(ratios),
            "offload_over_runtime_max": max(ratios), "peers": rows,
+           "peak_target_partition_s": {f"{f:g}": by_peak[t]
+                                       for f, t in zip(PEAK_TARGET_FRACTIONS, targets)},
            "torch_offload": {"saved": len(saved), "offloaded": len(moved)}}
     _log(out, log)
     return out
@@ -233,6 +248,11 @@ def _log(r: dict, log) -> None:
         f"{r['plain_frontier_s']:.2f} s, same run); budgeted partition with offload "
         f"{r['offload_over_runtime_median']:.2f}x a runtime one (median), at most "
         f"{r['offload_over_runtime_max']:.2f}x ({r['runtime_partition_s'] * 1e3:.0f} ms)")
+    by_peak = r["peak_target_partition_s"]
+    log(f"  peak targets {' / '.join(f'{float(f):.0%}' for f in by_peak)} of the way up from "
+        f"the least peak: partitions "
+        + " / ".join(f"{t * 1e3:.0f} ms ({t / r['runtime_partition_s']:.2f}x)"
+                     for t in by_peak.values()))
     for key, row in r["least_peak"].items():
         a, b = row["without"], row["with"]
         log(f"  least peak at step <= {'any' if key == 'any' else '+' + key}: without offload "

@@ -1,15 +1,16 @@
 """Real models: Hugging Face transformers built from their configs (random weights, tiny sizes).
 
 Each model (GPT-2, Llama, T5, ViT, Whisper, and two convolution networks: ConvNeXt and
-MobileNet v2, whose batch norms update their running statistics in the graph; every dropout 0) is wrapped to return its loss,
-compiled with ``torch.compile`` on AOTAutograd with ``fusioncut.partition`` as the
-``partition_fn`` (forward and backward run as traced, no Inductor) with ``FallbackWarning``
-turned into an error, and trained for one step next to an eager copy. Every joint graph is
-also partitioned by fusioncut and by PyTorch's ``min_cut_rematerialization_partition``, side
-by side on copies, and both forward modules are priced the same way
-(``fusioncut.report.measure`` with the decision's cost model, as bench/bench_partition.py
-does). Asserted per model: no fallback, the loss and gradients equal eager, and fusioncut saves
-at most the activation bytes PyTorch's partitioner saves, in every joint graph.
+MobileNet v2, whose batch norms update their running statistics in the graph; every dropout
+0) is wrapped to return its loss, compiled with ``torch.compile`` on AOTAutograd with
+``fusioncut.partition`` as the ``partition_fn`` (forward and backward run as traced, no
+Inductor) with ``FallbackWarning`` turned into an error, and trained for one step next to an
+eager copy. Every joint graph is also partitioned by fusioncut and by PyTorch's
+``min_cut_rematerialization_partition``, side by side on copies, and both forward modules are
+priced the same way (``fusioncut.report.measure`` with the decision's cost model, as
+bench/bench_partition.py does). Asserted per model: no fallback, the loss and gradients
+equal eager, and fusioncut saves at most the activation bytes PyTorch's partitioner saves, in
+every joint graph.
 
 Traced through Dynamo rather than ``aot_module``: Dynamo deduplicates tied weights (GPT-2, T5
 and Whisper tie their embeddings, which ``aot_module``'s ``functional_call`` refuses) and
