@@ -286,11 +286,9 @@ class Evaluator:
         was scored before: the bytes, recomputation and link cost, which a walk may reject a
         plan on before paying for its peak estimate (kept until ``point`` scores the plan)."""
         saved, away, key = self._key(saved, offloaded)
-        found = self._seen.get(key)
+        found = self._seen.get(key) or self._parts.get(key)
         if found is None:
-            found = self._parts.get(key)
-            if found is None:
-                found = self._parts[key] = self._measure(saved, away)
+            found = self._parts[key] = self._measure(saved, away)
         return found
 
     @staticmethod
