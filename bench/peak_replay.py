@@ -1,6 +1,6 @@
 """The peak estimate against every plan measured before, in a minute: no plan is compiled.
 
-    python bench/peak_replay.py [--plans bench/recorded/peak-cpu-2026-11-27-plans.json]
+    python bench/peak_replay.py [--plans bench/recorded/peak-cpu-2026-11-28-plans.json]
                                 [--models gpt hf-llama ...] [--json PATH] [--rows]
 
 ``bench/bench_peak.py --cache FILE`` keeps each plan it measures (the saved nodes by name,
@@ -14,9 +14,11 @@ is not a schedule (a node placed before a value it reads); ``--rows`` adds every
 change to the estimate's rules is judged here on the plans of every model at once, before
 ``bench_peak`` measures the plans the changed estimate picks.
 
-The stored plans (``bench/recorded/peak-cpu-2026-11-27-plans.json``: 107 plans of the seven
-models of docs/budget.md, torch 2.13.0+cpu, measured 2026-11-27) hold for that torch; on
-another, measure anew with ``bench_peak.py --cache``.
+The stored plans (``bench/recorded/peak-cpu-2026-11-28-plans.json``: 199 plans of 18 models,
+torch 2.13.0+cpu: the 144 of ``peak-cpu-2026-11-27-plans.json``, the seven models of
+docs/budget.md and BERT, Mistral, GPT-NeoX and OPT, measured 2026-11-27; and 55 of Qwen2, Qwen3,
+Gemma, OLMo 2, StableLM, Falcon and GPT-J, measured 2026-11-28) hold for that torch; on another,
+measure anew with ``bench_peak.py --cache``.
 """
 
 from __future__ import annotations
@@ -39,7 +41,7 @@ from fusioncut.options import Options  # noqa: E402
 from fusioncut.peak import PeakEstimate, phase_events  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-DEFAULT_PLANS = os.path.join(HERE, "recorded", "peak-cpu-2026-11-27-plans.json")
+DEFAULT_PLANS = os.path.join(HERE, "recorded", "peak-cpu-2026-11-28-plans.json")
 DEFAULT_JSON = os.path.join(HERE, "results", "peak_replay.json")
 WITHIN = 0.10
 MIB = 2 ** 20
