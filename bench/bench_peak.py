@@ -13,7 +13,8 @@ gradients freed before the window opens):
 1. **estimate against measured** at ``memory_budget`` 0, 0.25, 0.5, 0.75, 1: the plan's
    estimated peak (``fusioncut.peak``: forward, kept, backward) next to the measured one;
 2. **monotone in the budget**: the measured peak at budgets 0, 0.1, ..., 1 never rises as the
-   budget falls;
+   budget falls (where it does, by how much at most: bytes, and relative to the higher
+   budget's peak);
 3. **targets that hold**: ``peak_memory_bytes = N`` at ``--targets`` values spread evenly over
    fusioncut's own range (from the least plan's estimate raised by the device's default
    margin, ``Options.peak_margin``, to the runtime plan's), each measured against N (+2% for allocator rounding).
@@ -93,8 +94,21 @@ def run_model(name: str, quick: bool, targets: int, cache: dict, device: str = "
               f"{r['measured'] / MIB:8.3f} MiB  {'ok' if ok else 'OVER'}", flush=True)
     peaks = [row["measured"] for row in out["monotone"]]
     out["monotone_holds"] = all(a <= b for a, b in zip(peaks, peaks[1:])) if sweep else None
+    out["monotone_worst_rise"] = worst_rise(peaks) if sweep else None
     out["seconds"] = time.perf_counter() - t0
     return out
+
+
+def worst_rise(peaks: list[float]) -> tuple[float, float]:
+    """How far the measured peaks (at rising budgets) break monotonicity: the most a budget's
+    peak exceeds that of a higher budget, in bytes and relative to the higher budget's; (0, 0.0)
+    when the peaks never fall as the budget rises."""
+    rise, relative, least_above = 0, 0.0, float("inf")
+    for p in reversed(peaks):
+        if p - least_above > rise:
+            rise, relative = p - least_above, (p - least_above) / least_above
+        least_above = min(least_above, p)
+    return rise, relative
 
 
 def report(results: list[dict]) -> str:
@@ -113,9 +127,17 @@ def report(results: list[dict]) -> str:
                                  "forward est / meas", "backward est / meas"], rows))
     lines += ["", "Monotone in memory_budget (measured MiB at b = 0, 0.1, ..., 1):", ""]
     rows = [[m["model"], " ".join(f"{r['measured'] / MIB:.2f}" for r in m["monotone"]),
-             "yes" if m["monotone_holds"] else "NO"] for m in results]
-    lines.append(markdown_table(["model", "measured peak", "monotone"], rows))
+             "yes" if m["monotone_holds"] else "NO", _rise(m["monotone_worst_rise"])]
+            for m in results]
+    lines.append(markdown_table(["model", "measured peak", "monotone",
+                                 "worst rise as the budget falls"], rows))
     return "\n".join(lines + ["", _targets_report(results)])
+
+
+def _rise(rise) -> str:
+    if not rise or rise[0] <= 0:
+        return "-"
+    return f"{rise[0] / 1024:,.0f} KiB ({rise[1]:+.2%})"
 
 
 def _targets_report(results: list[dict]) -> str:

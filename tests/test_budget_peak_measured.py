@@ -210,6 +210,18 @@ def test_bench_peak_targets_only_reports_the_targets(tmp_path, model):
     assert all(r["measured"] > 0 and r["holds"] for r in result["targets"])
 
 
+def test_bench_peak_says_how_far_a_sweep_breaks_monotonicity():
+    # The monotone table's last column: the most a budget's measured peak exceeds that of a
+    # higher budget (StableLM's sweep at 954d65f: 15.09 MiB at b = 0.3, 14.74 at 0.4).
+    mib = 2 ** 20
+    sweep = [13.60, 14.59, 15.09, 15.09, 14.74, 15.74, 17.74]
+    rise, relative = bench_peak.worst_rise([p * mib for p in sweep])
+    assert rise == pytest.approx(0.35 * mib) and relative == pytest.approx(0.35 / 14.74)
+    assert bench_peak.worst_rise([1, 2, 2, 3]) == (0, 0.0)
+    assert bench_peak.worst_rise([3, 1, 2]) == (2, 2.0)  # against the least above, not the next
+    assert bench_peak.worst_rise([]) == (0, 0.0)
+
+
 @pytest.mark.skipif(torch.cuda.is_available(), reason="checks the message without CUDA")
 def test_bench_peak_on_cuda_without_cuda_says_so(capsys):
     assert bench_peak.main(["--device", "cuda", "--models", "gpt"]) == 2
