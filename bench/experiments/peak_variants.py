@@ -11,7 +11,8 @@ walk with the rules behind switches (``FLAGS`` there): backward groups of stored
 values that share reads (``groups``), placed as one kernel by ``_fused_order`` (``fo``) at one
 kernel time (``ktime``), with no output written in place over an input another member reads
 (``inplace``), and the values realized on reuse that the group fuses away recorded as phantoms
-(``PHANTOM``). This script scores each stored plan with the C++ estimate (``old``) and with the
+(``PHANTOM``); ``_fused_order`` schedules its components (``sched``: each placed once what it
+reads has run, dissolved only when a member waits on a reader of its own component). This script scores each stored plan with the C++ estimate (``old``) and with the
 patched walk (``new``), pooled one of two ways: unconditionally (``_pooled`` in Python, with an
 in-place allocation taking one dying input, not all of its size: ``o2o``), or with Inductor's
 conditional reuse (``cond``): a freed storage is held for a later allocation of its size only
