@@ -92,9 +92,9 @@ def run_model(name: str, quick: bool, targets: int, cache: dict, device: str = "
                                "over": r["measured"] / n - 1})
         print(f"  {name} peak_memory_bytes={n / MIB:8.3f} MiB  measured "
               f"{r['measured'] / MIB:8.3f} MiB  {'ok' if ok else 'OVER'}", flush=True)
-    peaks = [row["measured"] for row in out["monotone"]]
-    out["monotone_holds"] = all(a <= b for a, b in zip(peaks, peaks[1:])) if sweep else None
-    out["monotone_worst_rise"] = worst_rise(peaks) if sweep else None
+    rise = worst_rise([row["measured"] for row in out["monotone"]]) if sweep else None
+    out["monotone_holds"] = rise[0] <= 0 if sweep else None
+    out["monotone_worst_rise"] = rise
     out["seconds"] = time.perf_counter() - t0
     return out
 
