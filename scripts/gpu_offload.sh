@@ -11,21 +11,22 @@
 # timeout loses only the timing; everything is packed into $OUT/offload.tgz. First run
 # (2026-11-28, H200, torch 2.11): both parts timed out with no line logged, and torch 2.11's
 # side stream failed to compile (bench/recorded/gpu-h200-2026-11-28b/offload).
-# Usage: OUT=dir bash scripts/gpu_offload.sh
+# Usage: OUT=dir bash scripts/gpu_offload.sh; CONFIGS, BATCH_CONFIGS, STEP_SECONDS, BATCH_SECONDS
+# and BISECT_STEPS override the defaults to fit a shorter lease.
 set -u
 NAME=offload
 . "$(dirname "$0")/gpu_common.sh"
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv >"$W/meta.txt" 2>&1
 install_fusioncut
-CONFIGS="torch_default torch_budget_0 torch_offload_all fusioncut_budget_0 fusioncut_offload_budget_0 fusioncut_offload_budget_50"
-BATCH_CONFIGS="torch_default torch_offload_all fusioncut_offload_budget_0"
+CONFIGS=${CONFIGS:-"torch_default torch_budget_0 torch_offload_all fusioncut_budget_0 fusioncut_offload_budget_0 fusioncut_offload_budget_50"}
+BATCH_CONFIGS=${BATCH_CONFIGS:-"torch_default torch_offload_all fusioncut_offload_budget_0"}
 stamp "steps"
 timeout "${STEP_SECONDS:-280}" $PY bench/train/bench_train.py --device cuda --models llama \
   --configs $CONFIGS --timing-budget 20 --shared-cache --json "$W/steps.json" \
   --table "$W/steps.md" >"$W/steps.txt" 2>&1
 stamp "steps rc $?"; pack
 timeout "${BATCH_SECONDS:-240}" $PY bench/train/bench_train.py --device cuda --models llama \
-  --configs $BATCH_CONFIGS --timing-budget 5 --max-batch --bisect-steps 2 --shared-cache \
+  --configs $BATCH_CONFIGS --timing-budget 5 --max-batch --bisect-steps ${BISECT_STEPS:-2} --shared-cache \
   --json "$W/batch.json" --table "$W/batch.md" >"$W/batch.txt" 2>&1
 stamp "largest batch rc $?"; pack
 grep -h "prepared:\|max batch\|^| llama\|^#" "$W/steps.txt" "$W/batch.txt"
