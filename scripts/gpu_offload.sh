@@ -11,8 +11,12 @@
 # timeout loses only the timing; everything is packed into $OUT/offload.tgz. First run
 # (2026-11-28, H200, torch 2.11): both parts timed out with no line logged, and torch 2.11's
 # side stream failed to compile (bench/recorded/gpu-h200-2026-11-28b/offload).
-# Usage: OUT=dir bash scripts/gpu_offload.sh; CONFIGS, BATCH_CONFIGS, STEP_SECONDS, BATCH_SECONDS
-# and BISECT_STEPS override the defaults to fit a shorter lease.
+# Usage: OUT=dir bash scripts/gpu_offload.sh; CONFIGS, BATCH_CONFIGS, STEP_SECONDS, BATCH_SECONDS,
+# STEPS (timed rounds, default 15) and BISECT_STEPS override the defaults to fit a shorter
+# lease. Second run (2026-11-28 16:28, bench/recorded/gpu-h200-2026-11-28d): a configuration
+# takes 45-55 s to compile and check at this size, and bench_train's CUDA default of 50 timed
+# rounds of about 0.5 s each did not fit four configurations in 230 s; two timed fine (IQR/2
+# 0.14 ms on 462 ms), so 15 rounds are the default here.
 set -u
 NAME=offload
 . "$(dirname "$0")/gpu_common.sh"
@@ -22,7 +26,7 @@ CONFIGS=${CONFIGS:-"torch_default torch_budget_0 torch_offload_all fusioncut_bud
 BATCH_CONFIGS=${BATCH_CONFIGS:-"torch_default torch_offload_all fusioncut_offload_budget_0"}
 stamp "steps"
 timeout "${STEP_SECONDS:-280}" $PY bench/train/bench_train.py --device cuda --models llama \
-  --configs $CONFIGS --timing-budget 20 --shared-cache --json "$W/steps.json" \
+  --configs $CONFIGS --timing-budget 20 --steps "${STEPS:-15}" --shared-cache --json "$W/steps.json" \
   --table "$W/steps.md" >"$W/steps.txt" 2>&1
 stamp "steps rc $?"; pack
 timeout "${BATCH_SECONDS:-240}" $PY bench/train/bench_train.py --device cuda --models llama \
