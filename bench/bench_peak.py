@@ -42,7 +42,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from budget_peak import Session  # noqa: E402
 from common import environment, markdown_table, write_json  # noqa: E402
 from peak_models import (ALL, MODELS, TEST_EXTRA, UNSEEN, UNSEEN_LATER,  # noqa: E402
-                         UNSEEN_NEWER, UNSEEN_VISION)
+                         UNSEEN_NEWER, UNSEEN_SHAPES, UNSEEN_VISION)
 
 from fusioncut.budget import raised  # noqa: E402
 from fusioncut.options import Options  # noqa: E402
@@ -161,7 +161,7 @@ def main(argv=None) -> int:
     parser.add_argument("--models", nargs="+", default=list(MODELS),
                         choices=ALL,
                         help=f"default: {' '.join(MODELS)}; also "
-                        f"{' '.join(UNSEEN + UNSEEN_LATER + UNSEEN_NEWER + UNSEEN_VISION)}, "
+                        f"{' '.join(UNSEEN + UNSEEN_LATER + UNSEEN_NEWER + UNSEEN_VISION + UNSEEN_SHAPES)}, "
                         f"models the estimate was not shaped on, and {' '.join(TEST_EXTRA)}, "
                         "the test extra's others")
     parser.add_argument("--quick", action="store_true", help="small models (a smoke test)")

@@ -24,7 +24,7 @@ except ImportError:
     transformers = None
 
 __all__ = ["ALL", "MODELS", "TEST_EXTRA", "UNSEEN", "UNSEEN_LATER", "UNSEEN_NEWER",
-           "UNSEEN_VISION", "build"]
+           "UNSEEN_SHAPES", "UNSEEN_VISION", "build"]
 
 MODELS = ("gpt", "llama-sdpa", "llama-written", "resnet18", "hf-gpt2", "hf-llama", "hf-t5")
 # Models the estimate was never shaped on (not in the default run): a check of the margin.
@@ -47,7 +47,17 @@ UNSEEN_NEWER = ("hf-mixtral", "hf-qwen2moe", "hf-gemma2", "hf-olmo2", "hf-modern
 # (inverted residuals, ReLU6), RegNet (grouped convolutions) and a Swin transformer (shifted
 # windows).
 UNSEEN_VISION = ("hf-convnext", "hf-resnet", "hf-mobilenetv2", "hf-regnet", "hf-swin")
-ALL = MODELS + UNSEEN + UNSEEN_LATER + UNSEEN_NEWER + UNSEEN_VISION + TEST_EXTRA
+# Six more, measured first on 2026-11-28 (a later session), at another shape than every model
+# above: three layers, d 96, six heads (two key-value heads where the model groups them),
+# vocab 1024, batch 4, sequence 384 (attention's share of the memory grows with the sequence):
+# Phi-3 (fused QKV and gate-up projections), StarCoder2 (GELU MLP with biases, layer norm),
+# Granite (scaled residuals and logits), GPT-BigCode (multi-query attention), Cohere (attention
+# and MLP in parallel off one layer norm) and SmolLM3 (no rotary embedding on every fourth
+# layer).
+UNSEEN_SHAPES = ("hf-phi3", "hf-starcoder2", "hf-granite", "hf-gptbigcode", "hf-cohere",
+                 "hf-smollm3")
+ALL = (MODELS + UNSEEN + UNSEEN_LATER + UNSEEN_NEWER + UNSEEN_VISION + UNSEEN_SHAPES
+       + TEST_EXTRA)
 
 
 class CausalLM(torch.nn.Module):
@@ -225,6 +235,43 @@ def _newer(name: str, vocab: int, seq: int, d: int) -> torch.nn.Module:
         hidden_dropout_prob=0.0, attention_probs_dropout_prob=0.0, **common)))
 
 
+def _shapes(name: str, quick: bool):
+    """One of ``UNSEEN_SHAPES``, with its inputs (see there for the shape; ``quick``: one
+    layer, d 48, batch 2, sequence 32)."""
+    tf = transformers
+    layers, batch, seq, vocab, d = (1, 2, 32, 128, 48) if quick else (3, 4, 384, 1024, 96)
+    common = dict(vocab_size=vocab, hidden_size=d, num_hidden_layers=layers,
+                  num_attention_heads=6, intermediate_size=3 * d, max_position_embeddings=seq)
+    if name == "hf-phi3":
+        model = tf.Phi3ForCausalLM(tf.Phi3Config(
+            num_key_value_heads=2, resid_pdrop=0.0, embd_pdrop=0.0, attention_dropout=0.0,
+            pad_token_id=0, bos_token_id=0, eos_token_id=0, **common))
+    elif name == "hf-starcoder2":
+        model = tf.Starcoder2ForCausalLM(tf.Starcoder2Config(
+            num_key_value_heads=2, residual_dropout=0.0, embedding_dropout=0.0,
+            attention_dropout=0.0, bos_token_id=0, eos_token_id=0, **common))
+    elif name == "hf-granite":
+        model = tf.GraniteForCausalLM(tf.GraniteConfig(
+            num_key_value_heads=2, embedding_multiplier=2.0, residual_multiplier=0.5,
+            attention_multiplier=0.1, logits_scaling=4.0, pad_token_id=0, bos_token_id=0,
+            eos_token_id=0, **common))
+    elif name == "hf-gptbigcode":
+        model = tf.GPTBigCodeForCausalLM(tf.GPTBigCodeConfig(
+            vocab_size=vocab, n_positions=seq, n_embd=d, n_layer=layers, n_head=6,
+            n_inner=3 * d, multi_query=True, resid_pdrop=0.0, embd_pdrop=0.0, attn_pdrop=0.0,
+            bos_token_id=0, eos_token_id=0))
+    elif name == "hf-cohere":
+        model = tf.CohereForCausalLM(tf.CohereConfig(
+            num_key_value_heads=2, pad_token_id=0, bos_token_id=0, eos_token_id=0, **common))
+    else:
+        model = tf.SmolLM3ForCausalLM(tf.SmolLM3Config(
+            num_key_value_heads=2, pad_token_id=0, bos_token_id=0, eos_token_id=0, **common))
+    g = torch.Generator().manual_seed(0)
+    ids = torch.randint(0, vocab, (batch, seq), generator=g)
+    labels = torch.randint(0, vocab, (batch, seq), generator=g)
+    return CausalLM(model), (ids, labels)
+
+
 def _hf(name: str, quick: bool):
     if transformers is None:
         raise ImportError(f"peak_models.build: {name} needs transformers (the bench extra)")
@@ -303,6 +350,11 @@ def build(name: str, quick: bool = False):
         return _test_extra(name, quick, torch.Generator().manual_seed(0))
     if name in ("hf-gpt2", "hf-llama", "hf-t5") + UNSEEN + UNSEEN_LATER + UNSEEN_NEWER:
         return _hf(name, quick)
+    if name in UNSEEN_SHAPES:
+        if transformers is None:
+            raise ImportError(f"peak_models.build: {name} needs transformers (the bench extra)")
+        torch.manual_seed(0)
+        return _shapes(name, quick)
     if name in UNSEEN_VISION:
         if transformers is None:
             raise ImportError(f"peak_models.build: {name} needs transformers (the bench extra)")

@@ -1,16 +1,17 @@
 """Real models: Hugging Face transformers built from their configs (random weights, tiny sizes).
 
-Each model (GPT-2, Llama, T5, ViT, Whisper, and two convolution networks: ConvNeXt and
-MobileNet v2, whose batch norms update their running statistics in the graph; every dropout
-0) is wrapped to return its loss, compiled with ``torch.compile`` on AOTAutograd with
+Each model (GPT-2, Llama, T5, ViT, Whisper, GPT-BigCode with multi-query attention, Cohere
+with attention and MLP in parallel, and two convolution networks: ConvNeXt and MobileNet v2,
+whose batch norms update their running statistics in the graph; every dropout 0) is wrapped to return its loss, compiled with ``torch.compile`` on AOTAutograd with
 ``fusioncut.partition`` as the ``partition_fn`` (forward and backward run as traced, no
 Inductor) with ``FallbackWarning`` turned into an error, and trained for one step next to an
 eager copy. Every joint graph is also partitioned by fusioncut and by PyTorch's
 ``min_cut_rematerialization_partition``, side by side on copies, and both forward modules are
 priced the same way (``fusioncut.report.measure`` with the decision's cost model, as
 bench/bench_partition.py does). Asserted per model: no fallback, the loss and gradients
-equal eager, and fusioncut saves at most the activation bytes PyTorch's partitioner saves, in
-every joint graph.
+equal eager, and in every joint graph fusioncut moves at most the bytes PyTorch's partitioner
+moves (the cut's objective) and saves at most the activation bytes it saves (Cohere: 0.23%
+more, ``BYTES_SLACK``).
 
 Traced through Dynamo rather than ``aot_module``: Dynamo deduplicates tied weights (GPT-2, T5
 and Whisper tie their embeddings, which ``aot_module``'s ``functional_call`` refuses) and
@@ -127,8 +128,34 @@ def mobilenetv2(g):
             _images(g, 5))
 
 
+def gptbigcode(g):
+    """Multi-query attention: one key-value head shared by every query head."""
+    cfg = transformers.GPTBigCodeConfig(vocab_size=VOCAB, n_positions=16, n_embd=32, n_layer=2,
+                                        n_head=4, n_inner=64, multi_query=True, resid_pdrop=0.0,
+                                        embd_pdrop=0.0, attn_pdrop=0.0, bos_token_id=0,
+                                        eos_token_id=0)
+    x = _ids(g, BATCH, SEQ)
+    return Loss(transformers.GPTBigCodeForCausalLM(cfg), "input_ids"), (x, x)
+
+
+def cohere(g):
+    """Attention and MLP in parallel off one layer norm, logits scaled."""
+    cfg = transformers.CohereConfig(vocab_size=VOCAB, hidden_size=32, intermediate_size=64,
+                                    num_hidden_layers=2, num_attention_heads=4,
+                                    num_key_value_heads=2, max_position_embeddings=16,
+                                    pad_token_id=0, bos_token_id=0, eos_token_id=0)
+    x = _ids(g, BATCH, SEQ)
+    return Loss(transformers.CohereForCausalLM(cfg), "input_ids"), (x, x)
+
+
 MODELS = {"gpt2": gpt2, "llama": llama, "t5": t5, "vit": vit, "whisper": whisper,
-          "convnext": convnext, "mobilenetv2": mobilenetv2}
+          "convnext": convnext, "mobilenetv2": mobilenetv2, "gptbigcode": gptbigcode,
+          "cohere": cohere}
+
+
+# Models on which fusioncut's least-traffic cut keeps more bytes than PyTorch's (the fraction
+# allowed; measured: Cohere 0.23%). Every other model: at most PyTorch's bytes.
+BYTES_SLACK = {"cohere": 0.005}
 
 
 class Recording:
@@ -208,7 +235,15 @@ def test_zoo_transformers_saves_at_most_pytorchs_bytes(compiled):
                        None)
         theirs = measure("torch", pt_fw, priced.graph, priced.costs, priced.static_inputs,
                          None)
-        assert ours.saved_bytes <= theirs.saved_bytes, (
+        # The cut minimises traffic (the paper's byte model: a value fusion would not write
+        # costs its bytes twice), so it may keep a few bytes more than PyTorch where a value
+        # written anyway replaces a fused one: Cohere keeps 128 B more of 56 KB (five 64 B
+        # layer-norm means, written by their reductions, for three 64 B rsqrt values that are
+        # not) and moves 64 B less.
+        assert ours.traffic_bytes <= theirs.traffic_bytes, (
+            f"{name} graph {k}: fusioncut moves {ours.traffic_bytes} B, PyTorch "
+            f"{theirs.traffic_bytes} B")
+        assert ours.saved_bytes <= theirs.saved_bytes * (1 + BYTES_SLACK.get(name, 0.0)), (
             f"{name} graph {k}: fusioncut saves {ours.saved_bytes} B {sorted(ours.saved)}, "
             f"PyTorch {theirs.saved_bytes} B {sorted(theirs.saved)}")
 
