@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The compatibility job (CI runs it after scripts/test.sh): fusioncut's partition, budget,
-# higher-order-op, rank and torch-rule tests and the demo on the newest torch this machine can
+# higher-order-op, rank and torch-rule tests, the transformers models through Dynamo and the
+# demo on the newest torch this machine can
 # install: 2.15.0 from the package index (a CUDA build of several GB), else 2.14.1 (on local
 # disk here). It says which ran. The venv lives outside the clone
 # ($FUSIONCUT_COMPAT_VENV, default ~/.cache/fusioncut/venv-compat) so that the download is
@@ -59,5 +60,5 @@ python -m pytest -q -p no:cacheprovider \
   $t/test_hops_newer.py $t/test_hops_regions.py $t/test_hops_region_partitioner.py \
   $t/test_ranks_sync.py $t/test_ranks_training.py $t/test_compat_rules.py \
   $t/test_quantization.py $t/test_models_zoo.py $t/test_offload.py $t/test_offload_waits.py \
-  $t/test_budget_polish.py $t/test_torch_defects.py "$@"
+  $t/test_budget_polish.py $t/test_torch_defects.py $t/test_zoo_transformers.py "$@"
 echo "compat: the tests above ran on torch $version"
