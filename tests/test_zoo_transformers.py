@@ -63,21 +63,28 @@ def _ids(g, *shape):
     return torch.randint(0, VOCAB, shape, generator=g)
 
 
+# Llama-style decoders: two layers, d 32, four heads over two key-value heads.
+_DECODER = dict(vocab_size=VOCAB, hidden_size=32, intermediate_size=64, num_hidden_layers=2,
+                num_attention_heads=4, num_key_value_heads=2, max_position_embeddings=16,
+                bos_token_id=0, eos_token_id=0)
+
+
+def _causal_lm(g, model_class, cfg):
+    """A causal language model on ids that are also its labels."""
+    x = _ids(g, BATCH, SEQ)
+    return Loss(model_class(cfg), "input_ids"), (x, x)
+
+
 def gpt2(g):
     cfg = transformers.GPT2Config(vocab_size=VOCAB, n_positions=16, n_embd=32, n_layer=2,
                                   n_head=2, resid_pdrop=0.0, embd_pdrop=0.0, attn_pdrop=0.0,
                                   bos_token_id=0, eos_token_id=0)
-    x = _ids(g, BATCH, SEQ)
-    return Loss(transformers.GPT2LMHeadModel(cfg), "input_ids"), (x, x)
+    return _causal_lm(g, transformers.GPT2LMHeadModel, cfg)
 
 
 def llama(g):
-    cfg = transformers.LlamaConfig(vocab_size=VOCAB, hidden_size=32, intermediate_size=64,
-                                   num_hidden_layers=2, num_attention_heads=4,
-                                   num_key_value_heads=2, max_position_embeddings=16,
-                                   attention_dropout=0.0, bos_token_id=0, eos_token_id=0)
-    x = _ids(g, BATCH, SEQ)
-    return Loss(transformers.LlamaForCausalLM(cfg), "input_ids"), (x, x)
+    cfg = transformers.LlamaConfig(attention_dropout=0.0, **_DECODER)
+    return _causal_lm(g, transformers.LlamaForCausalLM, cfg)
 
 
 def t5(g):
@@ -134,18 +141,13 @@ def gptbigcode(g):
                                         n_head=4, n_inner=64, multi_query=True, resid_pdrop=0.0,
                                         embd_pdrop=0.0, attn_pdrop=0.0, bos_token_id=0,
                                         eos_token_id=0)
-    x = _ids(g, BATCH, SEQ)
-    return Loss(transformers.GPTBigCodeForCausalLM(cfg), "input_ids"), (x, x)
+    return _causal_lm(g, transformers.GPTBigCodeForCausalLM, cfg)
 
 
 def cohere(g):
     """Attention and MLP in parallel off one layer norm, logits scaled."""
-    cfg = transformers.CohereConfig(vocab_size=VOCAB, hidden_size=32, intermediate_size=64,
-                                    num_hidden_layers=2, num_attention_heads=4,
-                                    num_key_value_heads=2, max_position_embeddings=16,
-                                    pad_token_id=0, bos_token_id=0, eos_token_id=0)
-    x = _ids(g, BATCH, SEQ)
-    return Loss(transformers.CohereForCausalLM(cfg), "input_ids"), (x, x)
+    cfg = transformers.CohereConfig(pad_token_id=0, **_DECODER)
+    return _causal_lm(g, transformers.CohereForCausalLM, cfg)
 
 
 MODELS = {"gpt2": gpt2, "llama": llama, "t5": t5, "vit": vit, "whisper": whisper,
