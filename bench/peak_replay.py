@@ -14,10 +14,11 @@ is not a schedule (a node placed before a value it reads); ``--rows`` adds every
 change to the estimate's rules is judged here on the plans of every model at once, before
 ``bench_peak`` measures the plans the changed estimate picks.
 
-The stored plans (``bench/recorded/peak-cpu-2026-11-28-plans.json``: 199 plans of 18 models,
+The stored plans (``bench/recorded/peak-cpu-2026-11-28-plans.json``: 246 plans of 24 models,
 torch 2.13.0+cpu: the 144 of ``peak-cpu-2026-11-27-plans.json``, the seven models of
-docs/budget.md and BERT, Mistral, GPT-NeoX and OPT, measured 2026-11-27; and 55 of Qwen2, Qwen3,
-Gemma, OLMo 2, StableLM, Falcon and GPT-J, measured 2026-11-28) hold for that torch; on another,
+docs/budget.md and BERT, Mistral, GPT-NeoX and OPT, measured 2026-11-27; 55 of Qwen2, Qwen3,
+Gemma, OLMo 2, StableLM, Falcon and GPT-J, measured 2026-11-28; and 47 of the six models of
+``UNSEEN_SHAPES`` at their own shape, measured later that day) hold for that torch; on another,
 measure anew with ``bench_peak.py --cache``.
 """
 
