@@ -45,9 +45,12 @@ the walk follows what Inductor does with the two graphs (``phase_events``)::
 ``PeakEstimate.peak`` is the largest sum of live storages, in bytes, at the size hints (or at
 element counts the caller gives). Graph inputs (parameters, the batch) are alive throughout and
 are not counted: this is the memory a partitioner is responsible for. Not modelled: an
-allocator's rounding and fragmentation, Inductor's reordering for peak memory, and the kernels
-it fuses beyond the rules above; ``bench/bench_peak.py`` measures the error on compiled CPU
-steps (docs/budget.md), and ``Options.peak_margin`` keeps headroom for it.
+allocator's rounding and fragmentation, Inductor's reordering for peak memory, its conditional
+buffer reuse, and the kernels it fuses beyond the rules above (among them backward work that
+needs no gradient, fused into an early kernel that shares a read with it, whose buffers then
+live from there; docs/budget.md, "Six models at another shape"); ``bench/bench_peak.py``
+measures the error on compiled CPU steps (docs/budget.md), and ``Options.peak_margin`` keeps
+headroom for it.
 
 The walk is in C++, the names above its functions (``csrc/peak_walk.h``, ``csrc/kernels.h``):
 which graph computes each node (``phases``), the two phases' events from the graph's facts,
