@@ -161,7 +161,8 @@ def main(argv=None) -> int:
     parser.add_argument("--models", nargs="+", default=list(MODELS),
                         choices=ALL,
                         help=f"default: {' '.join(MODELS)}; also "
-                        f"{' '.join(UNSEEN + UNSEEN_LATER + UNSEEN_NEWER + UNSEEN_VISION + UNSEEN_SHAPES)}, "
+                        f"{' '.join(UNSEEN + UNSEEN_LATER + UNSEEN_NEWER + UNSEEN_VISION)} "
+                        f"{' '.join(UNSEEN_SHAPES)}, "
                         f"models the estimate was not shaped on, and {' '.join(TEST_EXTRA)}, "
                         "the test extra's others")
     parser.add_argument("--quick", action="store_true", help="small models (a smoke test)")

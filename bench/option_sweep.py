@@ -53,9 +53,7 @@ def option_sets(captured) -> dict[str, Options]:
               static_lifetime_input_indices=joint.static_lifetime_input_indices)
     front = fusioncut.pareto(joint.joint_module, **kw, options=Options())
     least, runtime = front.least, front.runtime
-    margin = Options().peak_margin
-    if margin is None:
-        margin = peak_margin_for(front.graph)
+    margin = peak_margin_for(front.graph)  # Options().peak_margin: None, the graph's default
     h100 = PRESETS["h100"]
     with_link = fusioncut.pareto(joint.joint_module, **kw,
                                  options=Options(device=h100, offload="auto"))
@@ -119,14 +117,13 @@ def sweep(name: str, full: bool, log=print) -> list[dict]:
                        offloaded=len(report.offloaded or ()))
             ok = row["loss_matches"] and row["worst_grad"] <= GRAD_TOL
             row["status"] = "ok" if ok else "MISMATCH"
-            text = (f"loss {'=' if row['loss_matches'] else '!='} eager, gradients within "
-                    f"{row['worst_grad']:.1e}; explain: {row['saved']} saved, "
-                    f"{row['recomputed']} recomputed, {row['offloaded']} offloaded")
+            text = (f"{'' if ok else 'MISMATCH: '}loss {'=' if row['loss_matches'] else '!='} "
+                    f"eager, gradients within {row['worst_grad']:.1e}; explain: "
+                    f"{row['saved']} saved, {row['recomputed']} recomputed, "
+                    f"{row['offloaded']} offloaded")
         except Exception as exc:  # noqa: BLE001 - every failure is a row of the report
             row["status"] = f"error: {type(exc).__name__}: {exc}"
             text = row["status"][:300]
-        if row["status"] not in ("ok",) and not row["status"].startswith("error"):
-            text = f"{row['status']}: {text}"
         row["seconds"] = time.perf_counter() - started
         log(f"{name:14s} {label:22s} {text}")
         rows.append(row)

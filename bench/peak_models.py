@@ -235,6 +235,13 @@ def _newer(name: str, vocab: int, seq: int, d: int) -> torch.nn.Module:
         hidden_dropout_prob=0.0, attention_probs_dropout_prob=0.0, **common)))
 
 
+def _tokens(vocab: int, batch: int, seq: int) -> tuple[torch.Tensor, torch.Tensor]:
+    """Seeded token ids and labels of a language model, (batch, seq) each."""
+    g = torch.Generator().manual_seed(0)
+    return (torch.randint(0, vocab, (batch, seq), generator=g),
+            torch.randint(0, vocab, (batch, seq), generator=g))
+
+
 def _shapes(name: str, quick: bool):
     """One of ``UNSEEN_SHAPES``, with its inputs (see there for the shape; ``quick``: one
     layer, d 48, batch 2, sequence 32)."""
@@ -266,15 +273,10 @@ def _shapes(name: str, quick: bool):
     else:
         model = tf.SmolLM3ForCausalLM(tf.SmolLM3Config(
             num_key_value_heads=2, pad_token_id=0, bos_token_id=0, eos_token_id=0, **common))
-    g = torch.Generator().manual_seed(0)
-    ids = torch.randint(0, vocab, (batch, seq), generator=g)
-    labels = torch.randint(0, vocab, (batch, seq), generator=g)
-    return CausalLM(model), (ids, labels)
+    return CausalLM(model), _tokens(vocab, batch, seq)
 
 
 def _hf(name: str, quick: bool):
-    if transformers is None:
-        raise ImportError(f"peak_models.build: {name} needs transformers (the bench extra)")
     batch, seq, vocab, d = (2, 32, 128, 32) if quick else (8, 256, 512, 64)
     if name == "hf-gpt2":
         cfg = transformers.GPT2Config(vocab_size=vocab, n_positions=seq, n_embd=d, n_layer=2,
@@ -323,14 +325,11 @@ def _hf(name: str, quick: bool):
                                     dropout_rate=0.0, decoder_start_token_id=0, pad_token_id=0,
                                     eos_token_id=1)
         model = CausalLM(transformers.T5ForConditionalGeneration(cfg), seq2seq=True)
-    g = torch.Generator().manual_seed(0)
-    ids = torch.randint(0, vocab, (batch, seq), generator=g)
-    labels = torch.randint(0, vocab, (batch, seq), generator=g)
-    return model, (ids, labels)
+    return model, _tokens(vocab, batch, seq)
 
 
 def build(name: str, quick: bool = False):
-    """``(module, inputs)`` of the model ``name`` (one of ``MODELS``), seeded."""
+    """``(module, inputs)`` of the model ``name`` (one of ``ALL``), seeded."""
     torch.manual_seed(0)
     if name == "gpt":
         cfg = gpt_config("demo", n_layer=2 if quick else 4, d_model=64, n_head=4,
@@ -344,19 +343,14 @@ def build(name: str, quick: bool = False):
         widths = (8, 16, 32, 64) if quick else (32, 64, 128, 256)
         model = resnet("resnet18", num_classes=10, widths=widths, imagenet_stem=False)
         return model, (torch.randn(2 if quick else 8, 3, 32, 32),)
+    if name not in ALL:
+        raise ValueError(f"peak_models.build: name = {name!r} is not one of {ALL}")
+    if transformers is None:  # every other model is a transformers one
+        raise ImportError(f"peak_models.build: {name} needs transformers (the bench extra)")
     if name in TEST_EXTRA:
-        if transformers is None:
-            raise ImportError(f"peak_models.build: {name} needs transformers (the bench extra)")
         return _test_extra(name, quick, torch.Generator().manual_seed(0))
-    if name in ("hf-gpt2", "hf-llama", "hf-t5") + UNSEEN + UNSEEN_LATER + UNSEEN_NEWER:
-        return _hf(name, quick)
     if name in UNSEEN_SHAPES:
-        if transformers is None:
-            raise ImportError(f"peak_models.build: {name} needs transformers (the bench extra)")
-        torch.manual_seed(0)
         return _shapes(name, quick)
     if name in UNSEEN_VISION:
-        if transformers is None:
-            raise ImportError(f"peak_models.build: {name} needs transformers (the bench extra)")
         return _vision(name, quick, torch.Generator().manual_seed(0))
-    raise ValueError(f"peak_models.build: name = {name!r} is not one of {ALL}")
+    return _hf(name, quick)

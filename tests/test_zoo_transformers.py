@@ -2,7 +2,8 @@
 
 Each model (GPT-2, Llama, T5, ViT, Whisper, GPT-BigCode with multi-query attention, Cohere
 with attention and MLP in parallel, and two convolution networks: ConvNeXt and MobileNet v2,
-whose batch norms update their running statistics in the graph; every dropout 0) is wrapped to return its loss, compiled with ``torch.compile`` on AOTAutograd with
+whose batch norms update their running statistics in the graph; every dropout 0) is wrapped
+to return its loss, compiled with ``torch.compile`` on AOTAutograd with
 ``fusioncut.partition`` as the ``partition_fn`` (forward and backward run as traced, no
 Inductor) with ``FallbackWarning`` turned into an error, and trained for one step next to an
 eager copy. Every joint graph is also partitioned by fusioncut and by PyTorch's
