@@ -8,8 +8,11 @@ benchmark's size) and each option set below, one training step is compiled with 
 raised as an error, and ``fusioncut.explain`` reports the same options on the model's captured
 graphs. Printed per (model, options): whether the loss matches eager's, the largest gradient
 difference relative to the gradient's largest magnitude, and what ``explain`` says the plan
-saves, recomputes and offloads; a failure prints its exception instead. Exit status 1 when
-any pair fails or mismatches.
+saves, recomputes and offloads; a failure prints its exception instead. A gradient matches
+when it is within 1e-4 of eager's or within twice the difference of PyTorch's own partitioner's
+compiled step, run once per model (Inductor's kernels sum in another order than eager's: a
+batch norm's weight gradient in transformers' ResNet differs by 5.8e-4 whatever partitions).
+Exit status 1 when any pair fails or mismatches.
 
 The option sets: the runtime plan; ``mode="memory"``; ``memory_budget`` 0 and 0.4;
 ``memory_budget_bytes`` halfway between the least and the runtime plan's saved bytes; a
@@ -44,6 +47,7 @@ from fusioncut.device import PRESETS  # noqa: E402
 
 LOSS_RTOL, LOSS_ATOL = 1e-4, 1e-5
 GRAD_TOL = 1e-4  # largest gradient difference, relative to the gradient's largest magnitude
+TORCH_SLACK = 2.0  # or up to this many times PyTorch's own compiled step's difference
 
 
 def option_sets(captured) -> dict[str, Options]:
@@ -73,18 +77,26 @@ def option_sets(captured) -> dict[str, Options]:
     }
 
 
-def one_step(name: str, full: bool, options: Options) -> dict:
-    """One compiled step against eager: the loss's agreement and the worst gradient."""
+def _scalar(out: torch.Tensor) -> torch.Tensor:
+    """The loss a step differentiates: the model's output, summed when it is not a scalar (the
+    zoo ResNet returns its logits)."""
+    return out if out.dim() == 0 else out.sum()
+
+
+def one_step(name: str, full: bool, options: Options | None) -> dict:
+    """One compiled step against eager: the loss's agreement and the worst gradient. ``options``
+    None: PyTorch's own partitioner (the reference for Inductor's own rounding)."""
     torch._dynamo.reset()
     model, inputs = build(name, quick=not full)
     eager = copy.deepcopy(model)
-    eager_loss = eager(*inputs)
+    eager_loss = _scalar(eager(*inputs))
     eager_loss.backward()
     with warnings.catch_warnings():
         warnings.simplefilter("error", FallbackWarning)
         warnings.simplefilter("ignore", FutureWarning)
-        with inductor_config().patch(custom_partitioner_fn=InductorPartitioner(options)):
-            loss = torch.compile(model)(*inputs)
+        with inductor_config().patch(custom_partitioner_fn=None if options is None
+                                     else InductorPartitioner(options)):
+            loss = _scalar(torch.compile(model)(*inputs))
             loss.backward()
     torch._dynamo.reset()
     worst = 0.0
@@ -104,9 +116,13 @@ def sweep(name: str, full: bool, log=print) -> list[dict]:
         warnings.simplefilter("ignore")
         captured = fusioncut.capture(model, *inputs)
         sets = option_sets(captured)
+    # Inductor's kernels round differently from eager (a batch norm's sums): a gradient
+    # differs from eager's by what PyTorch's own compiled step differs, whatever partitions.
+    reference = one_step(name, full, None)
+    tolerance = max(GRAD_TOL, TORCH_SLACK * reference["worst_grad"])
     rows = []
     for label, options in sets.items():
-        row = {"model": name, "options": label}
+        row = {"model": name, "options": label, "tolerance": tolerance}
         started = time.perf_counter()
         try:
             row.update(one_step(name, full, options))
@@ -115,7 +131,7 @@ def sweep(name: str, full: bool, log=print) -> list[dict]:
                 report = fusioncut.explain(captured, options=options, compare=False)
             row.update(saved=len(report.saved), recomputed=len(report.recomputed),
                        offloaded=len(report.offloaded or ()))
-            ok = row["loss_matches"] and row["worst_grad"] <= GRAD_TOL
+            ok = row["loss_matches"] and row["worst_grad"] <= tolerance
             row["status"] = "ok" if ok else "MISMATCH"
             text = (f"{'' if ok else 'MISMATCH: '}loss {'=' if row['loss_matches'] else '!='} "
                     f"eager, gradients within {row['worst_grad']:.1e}; explain: "

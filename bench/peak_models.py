@@ -23,7 +23,7 @@ try:
 except ImportError:
     transformers = None
 
-__all__ = ["ALL", "MODELS", "TEST_EXTRA", "UNSEEN", "UNSEEN_LATER", "UNSEEN_NEWER",
+__all__ = ["ALL", "MIXED", "MODELS", "TEST_EXTRA", "UNSEEN", "UNSEEN_LATER", "UNSEEN_NEWER",
            "UNSEEN_SHAPES", "UNSEEN_VISION", "build"]
 
 MODELS = ("gpt", "llama-sdpa", "llama-written", "resnet18", "hf-gpt2", "hf-llama", "hf-t5")
@@ -56,8 +56,28 @@ UNSEEN_VISION = ("hf-convnext", "hf-resnet", "hf-mobilenetv2", "hf-regnet", "hf-
 # layer).
 UNSEEN_SHAPES = ("hf-phi3", "hf-starcoder2", "hf-granite", "hf-gptbigcode", "hf-cohere",
                  "hf-smollm3")
+# Mixed precision, as transformers are trained: a model above with its forward under
+# ``torch.autocast`` to bfloat16 on the CPU (matmuls and their outputs in bfloat16, weights cast
+# in the graph, norms, softmax and the loss in float32), the loss returned in float32. Any name
+# above with ``+bf16`` builds so; these are the ones measured first (2026-11-28, late).
+MIXED = ("gpt+bf16", "llama-sdpa+bf16", "hf-gpt2+bf16", "hf-llama+bf16", "hf-t5+bf16",
+         "hf-mistral+bf16", "hf-qwen2+bf16", "hf-bert+bf16")
 ALL = (MODELS + UNSEEN + UNSEEN_LATER + UNSEEN_NEWER + UNSEEN_VISION + UNSEEN_SHAPES
-       + TEST_EXTRA)
+       + TEST_EXTRA + MIXED)
+
+
+class Autocast(torch.nn.Module):
+    """``model``'s forward under ``torch.autocast(device, dtype)``, its output in float32."""
+
+    def __init__(self, model: torch.nn.Module, device: str = "cpu",
+                 dtype: torch.dtype = torch.bfloat16):
+        super().__init__()
+        self.model, self.device, self.dtype = model, device, dtype
+
+    def forward(self, *inputs):
+        with torch.autocast(self.device, dtype=self.dtype):
+            out = self.model(*inputs)
+        return out.float()
 
 
 class CausalLM(torch.nn.Module):
@@ -329,7 +349,11 @@ def _hf(name: str, quick: bool):
 
 
 def build(name: str, quick: bool = False):
-    """``(module, inputs)`` of the model ``name`` (one of ``ALL``), seeded."""
+    """``(module, inputs)`` of the model ``name`` (one of ``ALL``; any of them with ``+bf16``
+    runs under bfloat16 autocast), seeded."""
+    if name.endswith("+bf16"):
+        module, inputs = build(name[:-len("+bf16")], quick)
+        return Autocast(module), inputs
     torch.manual_seed(0)
     if name == "gpt":
         cfg = gpt_config("demo", n_layer=2 if quick else 4, d_model=64, n_head=4,

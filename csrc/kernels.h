@@ -88,7 +88,9 @@ inline void phase_kernel_times(const UserGraph& g, const PhaseNodes& p, const ui
 // (_stored_on_reuse in tests/_peak_reference.py): candidates are the phase's pointwise values, not
 // written, that own their storage and have more than one distinct reader in the phase; in
 // passes, those whose inlined expression reaches a heavy op without going through another
-// value the pass adds, and whose readers other than reductions run in more than one kernel.
+// value the pass adds, and whose readers other than reductions run in more than one kernel or
+// that a reduction and a pointwise op both read (the pointwise op reads it again after the
+// reduction's loop: a softmax's exp, which under a bfloat16 output cannot share its storage).
 // Writes added[u]; returns whether `kernel` holds the kernel times of the phase with them
 // stored (computed on the way), as the Python function returns them or None.
 inline bool stored_on_reuse(const UserGraph& g, const PhaseNodes& p, const uint8_t* written,
@@ -151,14 +153,18 @@ inline bool stored_on_reuse(const UserGraph& g, const PhaseNodes& p, const uint8
     have_kernel = true;
     found = false;
     std::vector<int64_t> lo(n, std::numeric_limits<int64_t>::max()), hi(n, -1);
+    std::vector<uint8_t> reduced(n, 0);
     outside_reads([&](int64_t b, int64_t d) {  // the kernels reading each fresh storage
-      if (fresh[b] && !p.reduction[d]) {
+      if (!fresh[b]) return;
+      if (p.reduction[d]) {
+        reduced[b] = 1;
+      } else {
         lo[b] = std::min(lo[b], kernel[d]);
         hi[b] = std::max(hi[b], kernel[d]);
       }
     });
     for (int64_t u = 0; u < n; ++u) {
-      fresh[u] = fresh[u] && hi[u] > lo[u];
+      fresh[u] = fresh[u] && (hi[u] > lo[u] || (reduced[u] && hi[u] >= 0));
       found = found || fresh[u];
     }
     if (!found) break;

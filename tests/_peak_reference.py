@@ -400,8 +400,8 @@ def _stored_on_reuse(graph: JointGraph, edge: np.ndarray, phase: np.ndarray,
     (``StorageBox.should_realize_on_reuse``): a pointwise value with several users whose
     expression, back to the stored values it reads, calls exp, log, sigmoid or tanh (a GeLU's
     tanh, a SiLU's sigmoid, a softmax's exp), and whose readers other than reductions run in
-    more than one kernel (a buffer all of whose readers fuse with its producer stays in
-    registers). A stored value ends the expressions that read it, so values are added in
+    more than one kernel, or that a reduction and a later pointwise op both read (a buffer all
+    of whose readers fuse with its producer in one loop stays in registers). A stored value ends the expressions that read it, so values are added in
     passes, each taking those whose expression is heavy without reading another value the pass
     adds. Empty off the CPU. Returned with the kernel times (``_kernels``) of the phase that
     also writes them, or None where it did not need them."""
@@ -435,13 +435,19 @@ def _stored_on_reuse(graph: JointGraph, edge: np.ndarray, phase: np.ndarray,
         new &= _raise_along(src[through], dst[through], heavy) > 0
         kernel = _kernels(graph, phase, stored, fusible, merged, time)
         # A reduction fuses with the pointwise reader of its result (a softmax's sum and
-        # division run in one kernel): the kernels that count are the other readers'.
-        read = new[base[src]] & (base[dst] != base[src]) & ~reduction[dst]
+        # division run in one kernel): the kernels that count are the other readers'. Read
+        # by a reduction and by a pointwise reader, the value is read again after the
+        # reduction's loop, so the kernel keeps it in memory (a softmax's exp in float32 under
+        # a bfloat16 output, which cannot take its storage).
+        outside = new[base[src]] & (base[dst] != base[src])
+        read = outside & ~reduction[dst]
+        reduced = np.zeros(n, dtype=bool)
+        reduced[base[src[outside & reduction[dst]]]] = True
         first = np.full(n, np.iinfo(np.int64).max, dtype=np.int64)
         last = np.full(n, -1, dtype=np.int64)
         np.minimum.at(first, base[src[read]], kernel[dst[read]])
         np.maximum.at(last, base[src[read]], kernel[dst[read]])
-        new &= last > first
+        new &= (last > first) | (reduced & (last >= 0))
         if not new.any():
             break
         stored |= new

@@ -18,8 +18,8 @@ from torch._subclasses.fake_tensor import FakeTensorMode
 from torch.utils import checkpoint
 
 import fusioncut
-from fusioncut.budget import (GPU_PEAK_MARGIN, PEAK_MARGIN, BudgetWarning, peak_margin_for,
-                              raised)
+from fusioncut.budget import (GPU_PEAK_MARGIN, LOW_PRECISION_PEAK_MARGIN, PEAK_MARGIN,
+                              BudgetWarning, peak_margin_for, raised)
 from fusioncut.graph import JointGraph, Role
 from fusioncut.models import ConvBN, Llama, LlamaConfig, llama_inputs
 from fusioncut.network import BACKWARD_ROLES
@@ -466,6 +466,37 @@ def test_default_peak_margin_is_the_devices_measured_excess():
     gpu = _decide(cap, peak_memory_bytes=10 ** 9)
     assert peak_margin_for(gpu.graph) == GPU_PEAK_MARGIN > PEAK_MARGIN
     assert gpu.budget.margin == GPU_PEAK_MARGIN
+
+
+class _Mixed(torch.nn.Module):
+    """Two linear layers; ``dtype``: the forward under CPU autocast to it (None: float32)."""
+
+    def __init__(self, dtype=None):
+        super().__init__()
+        self.dtype = dtype
+        self.up, self.down = torch.nn.Linear(8, 16), torch.nn.Linear(16, 8)
+
+    def forward(self, x):
+        with torch.autocast("cpu", dtype=self.dtype or torch.bfloat16,
+                            enabled=self.dtype is not None):
+            return self.down(torch.relu(self.up(x))).float().sum()
+
+
+@pytest.mark.parametrize("dtype, margin", [(None, PEAK_MARGIN),
+                                           (torch.bfloat16, LOW_PRECISION_PEAK_MARGIN),
+                                           (torch.float16, LOW_PRECISION_PEAK_MARGIN)])
+def test_default_peak_margin_of_a_cpu_graph_in_half_precision(dtype, margin):
+    # A CPU graph that computes in a 16-bit float gets the margin measured on mixed-precision
+    # steps (oneDNN's bfloat16 matmuls allocate scratchpads the estimate does not count); an
+    # int16 tensor is not half precision.
+    torch.manual_seed(0)
+    cap = capture(_Mixed(dtype), torch.randn(4, 8), via="aot")
+    d = _decide(cap, peak_memory_bytes=10 ** 9)
+    assert peak_margin_for(d.graph) == margin == d.budget.margin
+    assert LOW_PRECISION_PEAK_MARGIN > PEAK_MARGIN
+    ints = capture(lambda x: (x * x.to(torch.int16).to(torch.float32)).sum(),
+                   torch.randn(4, 8, requires_grad=True), via="aot")
+    assert peak_margin_for(_decide(ints, peak_memory_bytes=10 ** 9).graph) == PEAK_MARGIN
 
 
 @pytest.mark.parametrize("value", [-0.1, 11, "0.2", True, float("nan")])

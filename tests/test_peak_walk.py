@@ -13,7 +13,7 @@ from torch._subclasses.fake_tensor import FakeTensorMode
 
 import fusioncut
 from fusioncut.graph import JointGraph, Role, Value
-from fusioncut.models import ConvBN, Llama, LlamaConfig, llama_inputs
+from fusioncut.models import GPT, ConvBN, Llama, LlamaConfig, gpt_config, gpt_inputs, llama_inputs
 from fusioncut import peak
 from fusioncut.peak import _walker, phase_events, phases
 from fusioncut.peak_offload import OffloadedValues
@@ -35,7 +35,25 @@ def _conv():
     return capture(ConvBN(4), torch.randn(2, 3, 8, 8), via="aot")
 
 
-CAPTURES = {"gpt": lambda: small_gpt(2), "llama": _llama, "conv": _conv}
+class _Autocast(torch.nn.Module):
+    def __init__(self, model):
+        super().__init__()
+        self.model = model
+
+    def forward(self, *inputs):
+        with torch.autocast("cpu", dtype=torch.bfloat16):
+            return self.model(*inputs).float()
+
+
+def _gpt_bf16():
+    """The test GPT trained in mixed precision: bfloat16 matmuls and attention scores, the
+    softmax's exp in float32 (read by its sum and its division)."""
+    cfg = gpt_config("demo", n_layer=2, d_model=32, n_head=2, block_size=16, vocab=64)
+    torch.manual_seed(0)
+    return capture(_Autocast(GPT(cfg)), *gpt_inputs(cfg, batch=2), via="aot")
+
+
+CAPTURES = {"gpt": lambda: small_gpt(2), "llama": _llama, "conv": _conv, "gpt-bf16": _gpt_bf16}
 
 
 def _same(got, want, what):
@@ -195,3 +213,4 @@ def test_walk_without_horizontal_fusion_equals_its_reference(monkeypatch):
         _check(graph, saved, what=f"gpt plan {k}, no horizontal fusion")
     apart = [phase_events(graph, saved)[1].time for saved in plans]
     assert any(not np.array_equal(a, b) for a, b in zip(fused, apart))
+

@@ -54,10 +54,10 @@ from fusioncut.budget_polish import polish
 from fusioncut.cost import CostModel
 from fusioncut.device import Device
 from fusioncut.graph import JointGraph
-from fusioncut.options import GPU_PEAK_MARGIN, PEAK_MARGIN
+from fusioncut.options import GPU_PEAK_MARGIN, LOW_PRECISION_PEAK_MARGIN, PEAK_MARGIN
 
-__all__ = ["GPU_PEAK_MARGIN", "PEAK_MARGIN", "BudgetChoice", "BudgetWarning", "Frontier",
-           "FrontierPoint", "budget_network", "choose", "frontier", "peak_margin_for", "raised",
+__all__ = ["GPU_PEAK_MARGIN", "LOW_PRECISION_PEAK_MARGIN", "PEAK_MARGIN", "BudgetChoice",
+           "BudgetWarning", "Frontier", "FrontierPoint", "budget_network", "choose", "frontier", "peak_margin_for", "raised",
            "saved_activation_bytes"]
 
 
@@ -351,9 +351,12 @@ class Frontier:
 
 def peak_margin_for(graph: JointGraph) -> float:
     """The default ``Options.peak_margin`` for ``graph``: ``GPU_PEAK_MARGIN`` when any of its
-    tensors lives on an accelerator (a GPU graph may also hold CPU scalars), else
-    ``PEAK_MARGIN`` (the CPU, or fake tensors on meta)."""
-    return GPU_PEAK_MARGIN if graph.on_accelerator() else PEAK_MARGIN
+    tensors lives on an accelerator (a GPU graph may also hold CPU scalars), else (the CPU, or
+    fake tensors on meta) ``LOW_PRECISION_PEAK_MARGIN`` when it computes in bfloat16 or
+    float16 and ``PEAK_MARGIN`` otherwise."""
+    if graph.on_accelerator():
+        return GPU_PEAK_MARGIN
+    return LOW_PRECISION_PEAK_MARGIN if graph.computes_low_precision() else PEAK_MARGIN
 
 
 def raised(peak: int, margin: float) -> int:

@@ -178,6 +178,17 @@ class JointGraph:
             self.__dict__["_on_accelerator"] = cached
         return cached
 
+    def computes_low_precision(self) -> bool:
+        """Whether any tensor of the graph is a 16-bit float (``bfloat16``, ``float16``: a
+        model trained under ``torch.autocast`` or cast to half precision), computed once."""
+        cached = self.__dict__.get("_low_precision")
+        if cached is None:
+            nodes = self.nodes
+            cached = any(getattr(nodes[i].meta.get("val"), "dtype", None) in _HALF
+                         for i in np.flatnonzero(self.itemsize == 2).tolist())
+            self.__dict__["_low_precision"] = cached
+        return cached
+
     def user_lists(self) -> list[list[int]]:
         """``users(i)`` for every node as Python lists (for per-node walks), built once."""
         cached = self.__dict__.get("_user_lists")
@@ -357,6 +368,9 @@ class JointGraph:
             inputs=inputs, num_fwd_outputs=num_fwd_outputs, unsupported=unsupported,
             annotated=annotated, memory_budget=memory_budget, budget_conflict=budget_conflict,
         )
+
+
+_HALF = (torch.bfloat16, torch.float16)
 
 
 def _device_type(node: fx.Node) -> str:

@@ -58,6 +58,15 @@ peak inside ``_efficient_attention_backward``); the estimate has since counted t
 workspace (``peak_extern``), 2.03 MiB on those shapes, which leaves at most 54.5% (Llama at
 its least plan: 18.35 MiB measured against 11.88 estimated). Derived, not re-measured: a GPU
 run should confirm it."""
+LOW_PRECISION_PEAK_MARGIN = 0.35
+"""The default ``Options.peak_margin`` for a CPU graph that computes in a 16-bit float (a model
+trained under ``torch.autocast(dtype=torch.bfloat16)``). From docs/budget.md ("Mixed precision
+on the CPU"): oneDNN's bfloat16 matmuls allocate a scratchpad inside the call (1.42 MiB for a
+2048 x 512 by 2048 x 64 weight gradient on an AMX machine; none in float32), which the estimate
+does not count, and Inductor's horizontal fusion of the norms' weight-gradient sums moves later
+layers' backward ahead of earlier weight gradients. Compiled steps of eight models under
+bfloat16 autocast (2 threads) came up to 29.9% above the estimate (BERT from transformers at
+budget 0.5); the scratchpads grow with the thread count (0.71 MiB per thread there)."""
 
 
 def _document_fields(cls: type) -> type:
@@ -179,7 +188,8 @@ class Options:
     ``peak_memory_bytes`` keeps as headroom and the log and ``explain`` report (the most a
     plan's measured peak is expected to reach: estimate x (1 + margin)). ``None``: the largest
     excess measured on the graph's kind of device (docs/budget.md), ``PEAK_MARGIN`` (0.20)
-    for a graph on the CPU, ``GPU_PEAK_MARGIN`` (0.55) for one on a GPU; 0 trusts the
+    for a graph on the CPU, ``LOW_PRECISION_PEAK_MARGIN`` (0.35) for one on the CPU that
+    computes in bfloat16 or float16, ``GPU_PEAK_MARGIN`` (0.55) for one on a GPU; 0 trusts the
     estimate. Range: ``[0, 10]`` or None."""
 
     offload: str | None = None
