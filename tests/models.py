@@ -73,6 +73,19 @@ def capture_joint(fn, *args, module=None):
 
 
 @functools.lru_cache(maxsize=None)
+class Autocast(torch.nn.Module):
+    """``model``'s forward under CPU autocast to bfloat16 (mixed-precision training), its
+    output in float32."""
+
+    def __init__(self, model: torch.nn.Module):
+        super().__init__()
+        self.model = model
+
+    def forward(self, *inputs):
+        with torch.autocast("cpu", dtype=torch.bfloat16):
+            return self.model(*inputs).float()
+
+
 def small_gpt(layers: int = 2, style: str = "demo"):
     """The zoo GPT at test size (d 32, 2 heads, 16 tokens, vocab 64, batch 2) captured through
     AOTAutograd, once per (layers, style). Shared between tests: ``decide``/``pareto`` only

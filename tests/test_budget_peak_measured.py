@@ -30,6 +30,7 @@ from fusioncut.budget import raised
 from fusioncut.graph import Role
 from fusioncut.models import GPT, gpt_config, gpt_inputs
 from fusioncut.options import PEAK_MARGIN, Options
+from models import Autocast
 
 ROUNDING = 1.02
 
@@ -315,16 +316,6 @@ def test_inductor_decisions_refuses_a_key_it_cannot_find(tmp_path, capsys):
     assert "2 plans" in capsys.readouterr().err
 
 
-class _Autocast(torch.nn.Module):
-    def __init__(self, model):
-        super().__init__()
-        self.model = model
-
-    def forward(self, *inputs):
-        with torch.autocast("cpu", dtype=torch.bfloat16):
-            return self.model(*inputs).float()
-
-
 def test_estimate_keeps_a_softmax_exp_read_by_its_sum_and_division_under_bfloat16():
     # Inductor's C++ backend stores a reused exp (StorageBox.mark_reuse) and keeps it in memory
     # when a reduction and a later pointwise op read it: the softmax's sum, then its division,
@@ -336,7 +327,7 @@ def test_estimate_keeps_a_softmax_exp_read_by_its_sum_and_division_under_bfloat1
     torch.manual_seed(0)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        session = Session("gpt-bf16", model=(_Autocast(GPT(cfg)), gpt_inputs(cfg, batch=4)))
+        session = Session("gpt-bf16", model=(Autocast(GPT(cfg)), gpt_inputs(cfg, batch=4)))
         graph = session.plan(Options()).graph
     sums = torch.ops.aten.sum.dim_IntList
     exps = [i for i, node in enumerate(graph.nodes)

@@ -18,7 +18,7 @@ from fusioncut import peak
 from fusioncut.peak import _walker, phase_events, phases
 from fusioncut.peak_offload import OffloadedValues
 from fusioncut.report import capture
-from models import pareto_captured, small_gpt
+from models import Autocast, pareto_captured, small_gpt
 
 import _peak_reference as reference
 
@@ -35,22 +35,12 @@ def _conv():
     return capture(ConvBN(4), torch.randn(2, 3, 8, 8), via="aot")
 
 
-class _Autocast(torch.nn.Module):
-    def __init__(self, model):
-        super().__init__()
-        self.model = model
-
-    def forward(self, *inputs):
-        with torch.autocast("cpu", dtype=torch.bfloat16):
-            return self.model(*inputs).float()
-
-
 def _gpt_bf16():
     """The test GPT trained in mixed precision: bfloat16 matmuls and attention scores, the
     softmax's exp in float32 (read by its sum and its division)."""
     cfg = gpt_config("demo", n_layer=2, d_model=32, n_head=2, block_size=16, vocab=64)
     torch.manual_seed(0)
-    return capture(_Autocast(GPT(cfg)), *gpt_inputs(cfg, batch=2), via="aot")
+    return capture(Autocast(GPT(cfg)), *gpt_inputs(cfg, batch=2), via="aot")
 
 
 CAPTURES = {"gpt": lambda: small_gpt(2), "llama": _llama, "conv": _conv, "gpt-bf16": _gpt_bf16}
