@@ -19,7 +19,7 @@ from fusioncut.fallback import FallbackWarning, describe_node, fallback_partitio
 from fusioncut.inductor import InductorPartitioner, options_fingerprint
 from fusioncut.options import Options
 from _partitioners import make_partition_fn
-from models import GPT, GPTConfig, gpt_inputs
+from models import GPT, Autocast, GPTConfig, gpt_inputs
 
 
 class CountingPartitioner(InductorPartitioner):
@@ -229,3 +229,33 @@ def test_compiled_autograd_backward_state_is_partitioned_without_fallback():
     assert "BackwardState" in placeholders
     for p, q in zip(model.parameters(), eager.parameters(), strict=True):
         torch.testing.assert_close(p.grad, q.grad, rtol=1e-5, atol=1e-6)
+
+
+def test_bfloat16_autocast_step_equals_pytorchs_own_compiled_step():
+    # Mixed-precision training: the zoo GPT under CPU autocast to bfloat16, partitioned by
+    # fusioncut at least memory and by PyTorch's partitioner, each against
+    # eager. With emulate_precision_casts Inductor rounds to bfloat16 where eager does, so a
+    # partition that saves other values computes the same numbers (without it, the rounding
+    # depends on what is stored: docs/budget.md, "Mixed precision on the CPU").
+    torch.manual_seed(0)
+    cfg = GPTConfig(n_layer=1, d_model=16, block_size=8)
+    args = gpt_inputs(cfg)
+    eager = Autocast(GPT(cfg))
+    want_loss, want = _grads(copy.deepcopy(eager), args)
+    scale = max(g.abs().max().item() for g in want)
+
+    def deviation(partitioner):
+        torch._dynamo.reset()
+        with torch._inductor.config.patch(custom_partitioner_fn=partitioner,
+                                          fx_graph_cache=False, emulate_precision_casts=True), \
+                warnings.catch_warnings():
+            warnings.simplefilter("error", FallbackWarning)
+            loss, got = _grads(torch.compile(copy.deepcopy(eager)), args)
+        torch._dynamo.reset()
+        assert torch.allclose(loss, want_loss, rtol=1e-3, atol=1e-4), (loss, want_loss)
+        return max(((g - w).abs().max() / max(w.abs().max().item(), 1e-4 * scale)).item()
+                   for g, w in zip(got, want))
+
+    reference = deviation(None)
+    least = deviation(InductorPartitioner(Options(memory_budget=0.0)))
+    assert least <= max(1e-4, 2 * reference), (least, reference)
