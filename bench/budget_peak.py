@@ -51,7 +51,7 @@ from fusioncut.peak import estimate_peak
 from inductor_walk import call_modules, walk
 from peak_models import build
 
-__all__ = ["Session", "measured_peak", "measured_step", "profile_step"]
+__all__ = ["Session", "measured_peak", "measured_step", "profile_step", "scalar_loss"]
 
 
 def profile_step(step, device: str = "cpu") -> dict:
@@ -102,7 +102,9 @@ def measured_peak(step) -> int:
     return profile_step(step)["peak"]
 
 
-def _loss(out):
+def scalar_loss(out):
+    """The loss a step differentiates: the model's output, summed when it is not a scalar (the
+    zoo ResNet returns its logits)."""
     return out if out.dim() == 0 else out.sum()
 
 
@@ -139,7 +141,7 @@ def _compiled_step(module, inputs, partition):
         compiled = torch.compile(module)
 
         def step():
-            _loss(compiled(*inputs)).backward()
+            scalar_loss(compiled(*inputs)).backward()
 
         step()
         step()

@@ -40,6 +40,7 @@ import torch
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
+from budget_peak import scalar_loss  # noqa: E402
 from common import environment, write_json  # noqa: E402
 from peak_models import ALL, UNSEEN_SHAPES, build  # noqa: E402
 
@@ -82,19 +83,13 @@ def option_sets(captured) -> dict[str, Options]:
     }
 
 
-def _scalar(out: torch.Tensor) -> torch.Tensor:
-    """The loss a step differentiates: the model's output, summed when it is not a scalar (the
-    zoo ResNet returns its logits)."""
-    return out if out.dim() == 0 else out.sum()
-
-
 def one_step(name: str, full: bool, options: Options | None) -> dict:
     """One compiled step against eager: the loss's agreement and the worst gradient. ``options``
     None: PyTorch's own partitioner (the reference for Inductor's own rounding)."""
     torch._dynamo.reset()
     model, inputs = build(name, quick=not full)
     eager = copy.deepcopy(model)
-    eager_loss = _scalar(eager(*inputs))
+    eager_loss = scalar_loss(eager(*inputs))
     eager_loss.backward()
     with warnings.catch_warnings():
         warnings.simplefilter("error", FallbackWarning)
@@ -105,7 +100,7 @@ def one_step(name: str, full: bool, options: Options | None) -> dict:
         with inductor_config().patch(custom_partitioner_fn=None if options is None
                                      else InductorPartitioner(options),
                                      emulate_precision_casts=name.endswith("+bf16")):
-            loss = _scalar(torch.compile(model)(*inputs))
+            loss = scalar_loss(torch.compile(model)(*inputs))
             loss.backward()
     torch._dynamo.reset()
     pairs = list(zip(model.named_parameters(), eager.named_parameters()))

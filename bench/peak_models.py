@@ -16,7 +16,8 @@ from __future__ import annotations
 import torch
 import torch.nn.functional as F
 
-from fusioncut.models import GPT, Llama, LlamaConfig, gpt_config, gpt_inputs, llama_inputs, resnet
+from fusioncut.models import (GPT, Autocast, Llama, LlamaConfig, gpt_config, gpt_inputs,
+                              llama_inputs, resnet)
 
 try:
     import transformers  # the bench extra; only the hf-* models need it
@@ -64,20 +65,6 @@ MIXED = ("gpt+bf16", "llama-sdpa+bf16", "hf-gpt2+bf16", "hf-llama+bf16", "hf-t5+
          "hf-mistral+bf16", "hf-qwen2+bf16", "hf-bert+bf16")
 ALL = (MODELS + UNSEEN + UNSEEN_LATER + UNSEEN_NEWER + UNSEEN_VISION + UNSEEN_SHAPES
        + TEST_EXTRA + MIXED)
-
-
-class Autocast(torch.nn.Module):
-    """``model``'s forward under ``torch.autocast(device, dtype)``, its output in float32."""
-
-    def __init__(self, model: torch.nn.Module, device: str = "cpu",
-                 dtype: torch.dtype = torch.bfloat16):
-        super().__init__()
-        self.model, self.device, self.dtype = model, device, dtype
-
-    def forward(self, *inputs):
-        with torch.autocast(self.device, dtype=self.dtype):
-            out = self.model(*inputs)
-        return out.float()
 
 
 class CausalLM(torch.nn.Module):

@@ -401,7 +401,8 @@ def _stored_on_reuse(graph: JointGraph, edge: np.ndarray, phase: np.ndarray,
     expression, back to the stored values it reads, calls exp, log, sigmoid or tanh (a GeLU's
     tanh, a SiLU's sigmoid, a softmax's exp), and whose readers other than reductions run in
     more than one kernel, or that a reduction and a later pointwise op both read (a buffer all
-    of whose readers fuse with its producer in one loop stays in registers). A stored value ends the expressions that read it, so values are added in
+    of whose readers fuse with its producer in one loop stays in registers). A stored value
+    ends the expressions that read it, so values are added in
     passes, each taking those whose expression is heavy without reading another value the pass
     adds. Empty off the CPU. Returned with the kernel times (``_kernels``) of the phase that
     also writes them, or None where it did not need them."""

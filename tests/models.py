@@ -19,8 +19,8 @@ from functorch.compile import make_boxed_func
 
 import fusioncut
 from fusioncut.models import (  # noqa: F401  (re-exported for the tests)
-    GPT, MLP, ConvBN, DropoutMLP, EvoNormS0, GPTConfig, InPlace, LSTMUnrolled, MultiOutput,
-    NoBackwardWork, gpt_config, gpt_inputs,
+    GPT, MLP, Autocast, ConvBN, DropoutMLP, EvoNormS0, GPTConfig, InPlace, LSTMUnrolled,
+    MultiOutput, NoBackwardWork, gpt_config, gpt_inputs,
 )
 from fusioncut.options import Options
 from fusioncut.report import capture
@@ -73,19 +73,6 @@ def capture_joint(fn, *args, module=None):
 
 
 @functools.lru_cache(maxsize=None)
-class Autocast(torch.nn.Module):
-    """``model``'s forward under CPU autocast to bfloat16 (mixed-precision training), its
-    output in float32."""
-
-    def __init__(self, model: torch.nn.Module):
-        super().__init__()
-        self.model = model
-
-    def forward(self, *inputs):
-        with torch.autocast("cpu", dtype=torch.bfloat16):
-            return self.model(*inputs).float()
-
-
 def small_gpt(layers: int = 2, style: str = "demo"):
     """The zoo GPT at test size (d 32, 2 heads, 16 tokens, vocab 64, batch 2) captured through
     AOTAutograd, once per (layers, style). Shared between tests: ``decide``/``pareto`` only

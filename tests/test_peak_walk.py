@@ -36,8 +36,9 @@ def _conv():
 
 
 def _gpt_bf16():
-    """The test GPT trained in mixed precision: bfloat16 matmuls and attention scores, the
-    softmax's exp in float32 (read by its sum and its division)."""
+    """The test GPT trained in mixed precision: bfloat16 matmuls and attention scores,
+    float32 norms and softmax (undecomposed here; tests/test_budget_peak_measured.py walks
+    Inductor's decomposed graph, where the softmax's exp is read by its sum and division)."""
     cfg = gpt_config("demo", n_layer=2, d_model=32, n_head=2, block_size=16, vocab=64)
     torch.manual_seed(0)
     return capture(Autocast(GPT(cfg)), *gpt_inputs(cfg, batch=2), via="aot")
@@ -203,4 +204,3 @@ def test_walk_without_horizontal_fusion_equals_its_reference(monkeypatch):
         _check(graph, saved, what=f"gpt plan {k}, no horizontal fusion")
     apart = [phase_events(graph, saved)[1].time for saved in plans]
     assert any(not np.array_equal(a, b) for a, b in zip(fused, apart))
-

@@ -57,7 +57,8 @@ from fusioncut.graph import JointGraph
 from fusioncut.options import GPU_PEAK_MARGIN, LOW_PRECISION_PEAK_MARGIN, PEAK_MARGIN
 
 __all__ = ["GPU_PEAK_MARGIN", "LOW_PRECISION_PEAK_MARGIN", "PEAK_MARGIN", "BudgetChoice",
-           "BudgetWarning", "Frontier", "FrontierPoint", "budget_network", "choose", "frontier", "peak_margin_for", "raised",
+           "BudgetWarning", "Frontier", "FrontierPoint", "budget_network", "choose", "frontier",
+           "peak_margin_for", "raised",
            "saved_activation_bytes"]
 
 

@@ -10,8 +10,9 @@ the walk follows what Inductor does with the two graphs (``phase_events``)::
                a reduction, an extern op), a value one of the phase's readers cannot fuse
                (``cost.materialized`` restricted to the phase), saved, or an output; a value
                every reader fuses stays in registers (a view allocates nothing), unless the
-               C++ backend stores it for reuse: several readers in different kernels and an
-               exp, log, sigmoid or tanh in its expression (``stored_on_reuse``)
+               C++ backend stores it for reuse: an exp, log, sigmoid or tanh in its
+               expression and several readers in different kernels, or a reduction and a
+               pointwise op among them (a softmax's exp: ``stored_on_reuse``)
     reads      a value kept in registers is computed inside the kernels that read it, so what
                it reads lives until the last of them runs (``kernel_times``); a stored fused
                value a reduction reads is computed again inside that reduction
@@ -48,7 +49,8 @@ are not counted: this is the memory a partitioner is responsible for. Not modell
 allocator's rounding and fragmentation, Inductor's reordering for peak memory, its conditional
 buffer reuse, and the kernels it fuses beyond the rules above (among them backward work that
 needs no gradient, fused into an early kernel that shares a read with it, whose buffers then
-live from there; docs/budget.md, "Six models at another shape"); ``bench/bench_peak.py``
+live from there; docs/budget.md, "Six models at another shape"), and the scratchpads oneDNN's
+bfloat16 matmuls allocate inside the call ("Mixed precision on the CPU"); ``bench/bench_peak.py``
 measures the error on compiled CPU steps (docs/budget.md), and ``Options.peak_margin`` keeps
 headroom for it.
 

@@ -11,14 +11,15 @@ trace the same joint graph. Everything is plain ``torch.nn`` (no torchvision, no
     small      the seed patterns (CosCos, TanhTanh, GeLU, DropoutLike) and small graph
                shapes (MLP, ConvBN, EvoNormS0, LSTMUnrolled, InPlace, MultiOutput,
                DropoutMLP, NoBackwardWork)
-    layers     RMSNorm, gelu_tanh, rotary tables, causal attention (written out or fused)
+    layers     RMSNorm, gelu_tanh, rotary tables, causal attention (written out or fused),
+               Autocast (any model trained in mixed precision)
 
 Needs torch (imported by nothing else in fusioncut but ``fusioncut.demo``).
 """
 
 from fusioncut.models.encoder import transformer_encoder
 from fusioncut.models.gpt import GPT, STYLES, GPTConfig, gpt_config, gpt_inputs
-from fusioncut.models.layers import RMSNorm, gelu_tanh
+from fusioncut.models.layers import Autocast, RMSNorm, gelu_tanh
 from fusioncut.models.llama import Llama, LlamaConfig, llama_inputs
 from fusioncut.models.resnet import LAYOUTS, BasicBlock, Bottleneck, ResNet, resnet
 from fusioncut.models.small import (
@@ -27,9 +28,9 @@ from fusioncut.models.small import (
 )
 
 __all__ = [
-    "GPT", "LAYOUTS", "MLP", "STYLES", "BasicBlock", "Bottleneck", "ConvBN", "CosCos",
-    "DropoutLike", "DropoutMLP", "EvoNormS0", "GPTConfig", "GeLU", "InPlace", "LSTMUnrolled",
-    "Llama", "LlamaConfig", "MultiOutput", "NoBackwardWork", "RMSNorm", "ResNet", "TanhTanh",
+    "GPT", "LAYOUTS", "MLP", "STYLES", "Autocast", "BasicBlock", "Bottleneck", "ConvBN",
+    "CosCos", "DropoutLike", "DropoutMLP", "EvoNormS0", "GPTConfig", "GeLU", "InPlace",
+    "LSTMUnrolled", "Llama", "LlamaConfig", "MultiOutput", "NoBackwardWork", "RMSNorm", "ResNet", "TanhTanh",
     "dropout_like_grads", "gelu_tanh", "gpt_config", "gpt_inputs", "llama_inputs", "resnet",
     "transformer_encoder",
 ]

@@ -14,8 +14,23 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-__all__ = ["RMSNorm", "activation", "apply_rotary", "causal_attention", "gelu_tanh",
+__all__ = ["Autocast", "RMSNorm", "activation", "apply_rotary", "causal_attention", "gelu_tanh",
            "merge_heads", "rotary_tables", "split_heads"]
+
+
+class Autocast(nn.Module):
+    """``model``'s forward under ``torch.autocast(device, dtype)`` (mixed-precision training:
+    matmuls in ``dtype``, norms, softmax and losses in float32), its output in float32."""
+
+    def __init__(self, model: nn.Module, device: str = "cpu",
+                 dtype: torch.dtype = torch.bfloat16):
+        super().__init__()
+        self.model, self.device, self.dtype = model, device, dtype
+
+    def forward(self, *inputs):
+        with torch.autocast(self.device, dtype=self.dtype):
+            out = self.model(*inputs)
+        return out.float()
 
 
 class RMSNorm(nn.Module):
