@@ -27,7 +27,7 @@ from torch.utils.checkpoint import (
 )
 
 import fusioncut
-from fusioncut import _torch_compat, _torch_offload, budget_link
+from fusioncut import _torch_compat, _torch_offload, budget_link, budget_reach
 from fusioncut._solver import min_node_cut
 from fusioncut.budget import BudgetWarning
 from fusioncut.cli import main
@@ -286,6 +286,25 @@ def test_three_way_frontier_is_monotone_in_device_bytes_peak_and_step_time(
     # but peaking no lower buys nothing and is not a point).
     assert points[-1].peak.peak <= plain.least.peak.peak
     assert points[0].saved_bytes == plain.runtime.saved_bytes
+
+
+def test_a_byte_budget_between_cuts_whose_lines_do_not_cross_gets_a_plan():
+    """A gap between two cuts whose lines do not cross (a restricted problem's neighbouring
+    cuts, as ``best_within`` solves above a hull edge) holds no plan, and a byte budget over it
+    still gets one: ``memory_budget_bytes`` on the bench's 12-layer GPT with offloading used to
+    raise AttributeError ('_Gap' object has no attribute 'base') at 22 of 41 budgets."""
+    front = pareto_captured(small_gpt(), device=H100, offload="auto")
+    gen = front.generator.parts[0]
+    empty = budget_reach._Gap(gen, gen.cuts[1], gen.cuts[1])  # one cut twice: no breakpoint
+    assert empty.best(front.runtime.saved_bytes) == -1 and empty.spread(48) == []
+    torch.manual_seed(0)
+    cfg = gpt_config("demo", n_layer=12, d_model=64, n_head=4, block_size=64, vocab=128)
+    cap = capture(GPT(cfg), *gpt_inputs(cfg, batch=4), via="aot")
+    front = pareto_captured(cap, device=H100, offload="auto")
+    least, runtime = front.least.saved_bytes, front.runtime.saved_bytes
+    limit = least + (runtime - least) * 22 // 40
+    plan, missed = front.for_bytes(limit)
+    assert missed == 0 and plan.saved_bytes <= limit
 
 
 def test_an_over_subscribed_link_is_charged_and_raises_the_offload_price():

@@ -60,8 +60,13 @@ class _Gap:
     def __init__(self, gen: Generator, lo: SweepCut, hi: SweepCut, fixed: np.ndarray | None = None,
                  forbid: np.ndarray | None = None):
         self.gen = gen
+        # Until _build finds the breakpoint: no plans (two cuts whose lines do not cross,
+        # as a restricted problem's may not, leave the gap empty).
         self.totals = np.zeros(0, dtype=np.int64)  # reachable byte totals, ascending
         self.shift = 0  # totals are in bytes >> shift
+        self.base = 0  # bytes every plan of the gap keeps
+        self.options: list[list[list[int]]] = []  # per group: the closures (component lists)
+        self.steps: list[tuple[np.ndarray, np.ndarray]] = []  # per group: (parent, option)
         self._plans: dict[int, FrontierPoint] = {}
         self._closures: dict[int, SweepCut] = {}
         # A restricted problem: ``fixed`` priced nodes are never recomputed, ``forbid`` joint
@@ -137,9 +142,7 @@ class _Gap:
         for t, h in zip(tail.tolist(), head.tolist()):
             succ.setdefault(t, []).append(h)
         values = value.tolist()
-        self.options: list[list[list[int]]] = []  # per group: the closures (component lists)
         totals = np.zeros(1, dtype=np.int64)
-        self.steps: list[tuple[np.ndarray, np.ndarray]] = []  # per group: (parent, option)
         for members in groups.values():
             if not any(values[c] for c in members):
                 continue
