@@ -115,6 +115,31 @@ def _time_partitions(cap, budgets, repeats: int) -> tuple[float, dict[float, flo
             {b: statistics.median(runs[b]) for b in budgets})
 
 
+BYTE_FRACTIONS = (0.1, 0.3, 0.55, 0.8)  # memory_budget_bytes, from the least plan's bytes up
+
+
+def _time_byte_budgets(cap, front, repeats: int) -> tuple[float, dict[float, float]]:
+    """``_time_partitions`` for ``memory_budget_bytes`` at ``BYTE_FRACTIONS`` of the way from
+    the least plan's saved bytes to the runtime plan's (``Frontier.for_bytes``: the knapsack
+    between the sweep's cuts and the search above their edge, which ``memory_budget`` does
+    not run)."""
+    least, runtime = front.least.saved_bytes, front.runtime.saved_bytes
+    limits = {f: int(least + f * (runtime - least)) for f in BYTE_FRACTIONS}
+    runs: dict[object, list[float]] = {None: [], **{f: [] for f in limits}}
+    for _ in range(repeats):
+        for f in runs:
+            jm = copy.deepcopy(cap.joint_module)
+            gc.collect()
+            options = Options() if f is None else Options(memory_budget_bytes=limits[f])
+            t0 = time.perf_counter()
+            fusioncut.partition(jm, cap.joint_inputs, num_fwd_outputs=cap.num_fwd_outputs,
+                                static_lifetime_input_indices=cap.static_lifetime_input_indices,
+                                options=options)
+            runs[f].append(time.perf_counter() - t0)
+    return (statistics.median(runs[None]),
+            {f: statistics.median(runs[f]) for f in limits})
+
+
 def _same_memory(row) -> dict:
     """fusioncut's plan at PyTorch's saved bytes against PyTorch's plan: no more recompute
     (fusioncut's model, PyTorch's FLOP count), no higher a peak."""
@@ -172,6 +197,8 @@ def bench_model(name: str, quick: bool, budgets, log=print) -> dict:
     frontier_s = time.perf_counter() - t0
     report = pareto_report(cap.joint_module, cap.joint_inputs, budgets=budgets, **kwargs)
     runtime_s, budgeted_s = _time_partitions(cap, budgets, 3)
+    bytes_runtime_s, bytes_s = _time_byte_budgets(cap, front, 3)
+    bytes_ratios = [t / bytes_runtime_s for t in bytes_s.values()]
     peaks = [r.fusioncut.peak_bytes for r in report.rows]
     monotone = all(a <= b for a, b in zip(peaks, peaks[1:]))  # rows ascend in budget
     torch_peaks = [r.torch.peak_bytes for r in report.rows if r.torch.error is None]
@@ -191,7 +218,11 @@ def bench_model(name: str, quick: bool, budgets, log=print) -> dict:
     log(f"\n{name}: {report.num_nodes} joint-graph nodes, traced in {trace_s:.1f} s; frontier "
         f"{len(report.frontier)} plans in {frontier_s:.2f} s; runtime-mode partition "
         f"{runtime_s * 1e3:.0f} ms, budgeted {median_ratio:.2f}x (median over budgets), at most "
-        f"{worst_ratio:.2f}x; fusioncut peak "
+        f"{worst_ratio:.2f}x; memory_budget_bytes at "
+        f"{', '.join(f'{f:g}' for f in bytes_s)} of the way up "
+        f"{' / '.join(f'{t * 1e3:.0f}' for t in bytes_s.values())} ms "
+        f"({statistics.median(bytes_ratios):.2f}x median, at most {max(bytes_ratios):.2f}x, "
+        f"runtime {bytes_runtime_s * 1e3:.0f} ms in those rounds); fusioncut peak "
         f"monotone: {monotone}, PyTorch's: {torch_monotone}")
     mib = 2.0 ** 20
     table = []
@@ -226,6 +257,10 @@ def bench_model(name: str, quick: bool, budgets, log=print) -> dict:
             "frontier_s": frontier_s, "frontier_plans": len(report.frontier),
             "runtime_partition_s": runtime_s, "budgeted_over_runtime_max": worst_ratio,
             "budgeted_over_runtime_median": median_ratio,
+            "byte_budget_partition_s": {f"{f:g}": t for f, t in bytes_s.items()},
+            "byte_budget_runtime_partition_s": bytes_runtime_s,
+            "byte_budget_over_runtime_max": max(bytes_ratios),
+            "byte_budget_over_runtime_median": statistics.median(bytes_ratios),
             "peak_monotone": monotone, "torch_peak_monotone": torch_monotone, "rows": rows,
             "frontier": [vars(p) for p in report.frontier]}
 
@@ -284,6 +319,8 @@ def main(argv=None) -> int:
         "peak_monotone_everywhere": all(m["peak_monotone"] for m in models),
         "budgeted_partition_at_most_3x_runtime": all(
             m["budgeted_over_runtime_max"] <= BUDGETED_RATIO_TARGET for m in models),
+        "byte_budget_partition_at_most_3x_runtime": all(
+            m["byte_budget_over_runtime_max"] <= BUDGETED_RATIO_TARGET for m in models),
     }
     if gpt48 is not None:
         targets["gpt48_frontier_under_2s"] = gpt48["frontier_s"] < FRONTIER_TARGET_S

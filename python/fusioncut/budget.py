@@ -206,6 +206,8 @@ class Frontier:
         if runtime.saved_bytes <= limit and (
                 best is None or runtime.seconds <= best.seconds):
             return runtime
+        if best is not None and best.peak is None:  # chosen by its preview: score it
+            best = self.generator.evaluate.point(best.saved, None, best.offloaded)
         return best
 
     def _candidates(self, lo: int, hi: int) -> list[tuple[int, object]]:

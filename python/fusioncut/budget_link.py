@@ -34,7 +34,7 @@ from __future__ import annotations
 import numpy as np
 
 from fusioncut.budget_plans import BudgetNetwork, FrontierPoint
-from fusioncut.budget_reach import Generator
+from fusioncut.budget_reach import Best, Generator
 from fusioncut.cost import CostModel
 from fusioncut.graph import JointGraph
 
@@ -156,8 +156,10 @@ class LinkedGenerator:
         return self._gaps[k]
 
     def best_within(self, limit: int) -> FrontierPoint | None:
-        found = [p for p in (part.best_within(limit) for part in self.parts) if p is not None]
-        return min(found, key=lambda p: p.seconds) if found else None
+        best = Best()  # shared: each part's search skips what cannot beat the parts before
+        for part in self.parts:
+            part.best_within(limit, best)
+        return best.point
 
 
 _PLANS_PER_GAP = 48  # plans the parts' gaps offer together, as one sweep's gap does

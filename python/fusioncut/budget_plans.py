@@ -203,6 +203,14 @@ class BudgetNetwork:
                                                          cut.offloaded)].sum())
         return w, r
 
+    def price(self, recomputed: np.ndarray, offloaded: np.ndarray) -> int:
+        """``line``'s ``r`` of a plan that recomputes the joint nodes ``recomputed`` and
+        offloads ``offloaded``: their recompute and transfer prices at ``lam = 1``."""
+        r = int(self._price_of()[recomputed].sum())
+        if len(offloaded):
+            r += int(self.offload_prices[np.searchsorted(self.offload.nodes, offloaded)].sum())
+        return r
+
     def _price_of(self) -> np.ndarray:
         cached = self.__dict__.get("_price_cache")
         if cached is None or cached[0] is not self.prices:
@@ -354,11 +362,13 @@ def _plan_key(saved: np.ndarray, offloaded: np.ndarray) -> bytes:
 
 
 def sweep(bnet: BudgetNetwork, storage_w: np.ndarray, limit: int, lam_lo: float = 0.0,
-          fixed: np.ndarray | None = None, lam_hi: float | None = None
-          ) -> tuple[list[SweepCut], int]:
+          fixed: np.ndarray | None = None, lam_hi: float | None = None,
+          edge_only: bool = False) -> tuple[list[SweepCut], int]:
     """The lower hull's cuts for ``lam >= lam_lo``, least storage first, up to the first
     whose storage weight (``storage_w``, tie-break included) reaches ``limit``; and the
-    number of solves. ``fixed``: priced nodes that may not be recomputed."""
+    number of solves. ``fixed``: priced nodes that may not be recomputed. ``edge_only``: only
+    the cuts on the way to the hull's edge across ``limit`` (a bisection: a hull cut left of
+    one found below the limit keeps less and recomputes more, so its side is not refined)."""
     found: dict[bytes, tuple[SweepCut, int, int]] = {}
     solves = 0
 
@@ -378,7 +388,8 @@ def sweep(bnet: BudgetNetwork, storage_w: np.ndarray, limit: int, lam_lo: float 
         m = run(lam)
         if m[1] + lam * m[2] >= wa + lam * ra - 0.5:
             return  # nothing below both lines: lam is a breakpoint
-        between(a, m)
+        if not edge_only or m[1] >= limit:
+            between(a, m)
         between(m, b)
 
     every = np.concatenate([bnet.prices, bnet.offload_prices])
