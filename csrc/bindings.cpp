@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "input.h"
+#include "knapsack.h"
 #include "peak_walk.h"
 #include "min_cut.h"
 #include "node_cut.h"
@@ -496,6 +497,43 @@ Int64Array prefetch_times_bound(const Int64Array& use,
   return out;
 }
 
+// _core.gap_knapsack: validates the arrays (component ids in [0, count), at least one
+// closure and one total kept) and runs fusioncut::gap_knapsack.
+py::tuple gap_knapsack_bound(const Int64Array& value, const Int64Array& tail,
+                             const Int64Array& head, int64_t max_closures, int64_t max_totals) {
+  const char* kFunction = "gap_knapsack";
+  check_one_dimensional(kFunction, "value", value);
+  check_one_dimensional(kFunction, "tail", tail);
+  check_one_dimensional(kFunction, "head", head);
+  check_equal_lengths(kFunction, "tail", tail, "head", head, "arcs");
+  if (max_closures < 1 || max_totals < 1) {
+    throw py::value_error("gap_knapsack: max_closures = " + std::to_string(max_closures) +
+                          " and max_totals = " + std::to_string(max_totals) +
+                          " must both be at least 1");
+  }
+  const int64_t count = value.size(), arcs = tail.size();
+  const int64_t* t = tail.data();
+  const int64_t* h = head.data();
+  for (int64_t k = 0; k < arcs; ++k) {
+    if (t[k] < 0 || t[k] >= count || h[k] < 0 || h[k] >= count) {
+      throw py::value_error("gap_knapsack: arc " + std::to_string(k) + " (" +
+                            std::to_string(t[k]) + " -> " + std::to_string(h[k]) +
+                            ") needs both components in [0, " + std::to_string(count) + ")");
+    }
+  }
+  fusioncut::GapKnapsack got;
+  {
+    py::gil_scoped_release release;
+    got = fusioncut::gap_knapsack(count, value.data(), arcs, t, h, max_closures, max_totals);
+  }
+  py::list parents, options;
+  for (size_t g = 0; g < got.parent.size(); ++g) {
+    parents.append(to_numpy(got.parent[g]));
+    options.append(to_numpy(got.option[g]));
+  }
+  return py::make_tuple(to_numpy(got.totals), got.options, parents, options);
+}
+
 }  // namespace
 
 PYBIND11_MODULE(_core, m) {
@@ -644,6 +682,13 @@ PYBIND11_MODULE(_core, m) {
         "peak): allocations (int64 times and bytes, bool in_place), frees and transient "
         "workspaces (int64 times and bytes); returns (peak, bytes held at the end).");
 
+  m.def("gap_knapsack", &gap_knapsack_bound, py::arg("value").noconvert(),
+        py::arg("tail").noconvert(), py::arg("head").noconvert(), py::arg("max_closures"),
+        py::arg("max_totals"),
+        "The subset-sum programme between two hull cuts (fusioncut.budget_reach._Gap): byte "
+        "values per residual component and the DAG arcs tail -> head (int64, every arc "
+        "falling); returns (reachable totals, per group its closures, per group the earlier "
+        "total's index and the closure index of each total).");
   m.def("link_done", &link_done_bound, py::arg("start").noconvert(),
         py::arg("seconds").noconvert(),
         "When a link moving one copy at a time finishes each (fusioncut.peak_offload."

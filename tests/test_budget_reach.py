@@ -13,8 +13,9 @@ import numpy as np
 import pytest
 import torch
 
+import _knapsack_reference
 import fusioncut
-from fusioncut import budget_reach
+from fusioncut import _core, budget_reach
 from fusioncut.models import GPT, CosCos, LSTMUnrolled, gpt_config, gpt_inputs
 from fusioncut.options import Options
 from fusioncut.report import capture
@@ -119,48 +120,109 @@ def test_exact_plans_train_like_eager():
 # --- the knapsack's parts -------------------------------------------------------------------
 
 
-def _brute_closures(members, succ, values):
+def _random_dag(seed, k=None, p=0.3):
+    """A DAG over k components whose arcs fall (tail > head), and byte values."""
+    rng = random.Random(seed)
+    k = rng.randint(1, 9) if k is None else k
+    arcs = [(t, h) for t in range(k) for h in range(t) if rng.random() < p]
+    values = [rng.randint(-5, 20) for _ in range(k)]
+    tail = np.array([t for t, _ in arcs], dtype=np.int64)
+    head = np.array([h for _, h in arcs], dtype=np.int64)
+    return np.array(values, dtype=np.int64), tail, head
+
+
+def _brute_totals(values, tail, head):
+    """Every closure's byte total (a closure takes the head of each arc whose tail it takes)."""
     totals = set()
-    for bits in itertools.product((0, 1), repeat=len(members)):
-        chosen = {c for c, b in zip(members, bits) if b}
-        if all(h in chosen for c in chosen for h in succ.get(c, ())):
-            totals.add(sum(values[c] for c in chosen))
+    for bits in itertools.product((0, 1), repeat=len(values)):
+        if all(bits[h] for t, h in zip(tail.tolist(), head.tolist()) if bits[t]):
+            totals.add(sum(v for v, b in zip(values.tolist(), bits) if b))
     return totals
 
 
 @pytest.mark.parametrize("seed", range(20))
-def test_closures_of_a_group_are_every_closure(seed):
+def test_the_programme_reaches_every_closure_total(seed):
+    values, tail, head = _random_dag(seed)
+    totals, options, parents, picks = _core.gap_knapsack(values, tail, head, 512, 4096)
+    assert set(totals.tolist()) == _brute_totals(values, tail, head)
+    arcs = list(zip(tail.tolist(), head.tolist()))
+    for group in options:
+        for closure in group:
+            assert all(h in closure for t, h in arcs if t in closure)
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_the_cpp_programme_is_the_numpy_one(seed):
+    """Totals, closures and steps to the index, through the closure cap's prefixes and the
+    totals' thinning (small caps) and without them."""
     rng = random.Random(seed)
-    k = rng.randint(1, 9)
-    members = list(range(k))
-    succ: dict[int, list[int]] = {}
-    for t in range(k):
-        for h in range(t):
-            if rng.random() < 0.3:
-                succ.setdefault(t, []).append(h)
-    values = [rng.randint(-5, 20) for _ in range(k)]
-    closures = budget_reach._closures(members, succ, values)
-    assert {sum(values[c] for c in cl) for cl in closures} == \
-        _brute_closures(members, succ, values)
-    for cl in closures:
-        assert all(h in cl for c in cl for h in succ.get(c, ()))
+    values, tail, head = _random_dag(seed, k=rng.randint(1, 40), p=rng.choice([0.02, 0.1, 0.3]))
+    caps = [(512, 4096), (rng.randint(1, 6), rng.randint(1, 12))]
+    for max_closures, max_totals in caps:
+        got = _core.gap_knapsack(values, tail, head, max_closures, max_totals)
+        want = _knapsack_reference.gap_knapsack(values, tail, head, max_closures, max_totals)
+        assert np.array_equal(got[0], want[0])
+        assert got[1] == want[1]
+        for a, b in zip(got[2] + got[3], want[2] + want[3]):
+            assert np.array_equal(a, b)
 
 
 def test_a_group_too_large_to_enumerate_offers_its_prefixes():
-    members = list(range(budget_reach._MAX_CLOSURES + 5))
-    values = [1] * len(members)
-    closures = budget_reach._closures(members, {}, values)
-    totals = {sum(values[c] for c in cl) for cl in closures}
-    assert totals == set(range(len(members) + 1))
+    k = 12
+    tail = np.arange(1, k, dtype=np.int64)  # every component needs component 0: one group
+    head = np.zeros(k - 1, dtype=np.int64)
+    totals, options, _, _ = _core.gap_knapsack(np.ones(k, dtype=np.int64), tail, head, 8, 4096)
+    assert options == [[list(range(j)) for j in range(k + 1)]]
+    assert totals.tolist() == list(range(k + 1))
 
 
 def test_thinning_keeps_the_ends_and_a_bounded_number():
-    totals = np.arange(0, 10 * budget_reach._MAX_TOTALS, 3, dtype=np.int64)
-    keep = budget_reach._thin(totals)
-    assert keep[0] == 0 and keep[-1] == len(totals) - 1
-    assert len(keep) <= budget_reach._MAX_TOTALS + 1
-    width = (totals[-1] - totals[0]) / budget_reach._MAX_TOTALS
-    assert np.diff(totals[keep]).max() <= width + 3
+    values = np.array([3 * 2 ** j for j in range(14)], dtype=np.int64)  # 16384 totals
+    cap = 256
+    totals, _, _, _ = _core.gap_knapsack(values, np.zeros(0, np.int64), np.zeros(0, np.int64),
+                                         512, cap)
+    assert totals[0] == 0 and totals[-1] == values.sum()
+    assert len(totals) <= cap + 1
+
+
+@pytest.mark.parametrize("args,match", [
+    ((np.ones(3, np.int64), np.array([1], np.int64), np.array([3], np.int64), 8, 8),
+     r"arc 0 \(1 -> 3\) needs both components in \[0, 3\)"),
+    ((np.ones(3, np.int64), np.array([1, 2], np.int64), np.array([0], np.int64), 8, 8),
+     r"tail has 2 arcs, head 1"),
+    ((np.ones(3, np.int64), np.zeros(0, np.int64), np.zeros(0, np.int64), 0, 8),
+     r"max_closures = 0 and max_totals = 8 must both be at least 1"),
+])
+def test_the_programme_rejects_what_it_cannot_read(args, match):
+    with pytest.raises(ValueError, match=match):
+        _core.gap_knapsack(*args)
+
+
+def test_every_gap_of_the_zoo_is_programmed_as_before(monkeypatch):
+    """The C++ programme on the gaps a frontier and a byte budget build (LSTM chain, GPT
+    layer, offloading GPT): the numpy programme's answer, gap by gap."""
+    calls = []
+    native = _core.gap_knapsack
+
+    def both(*args):
+        got = native(*args)
+        want = _knapsack_reference.gap_knapsack(*args)
+        assert np.array_equal(got[0], want[0]) and got[1] == want[1]
+        assert all(np.array_equal(a, b) for a, b in zip(got[2] + got[3], want[2] + want[3]))
+        calls.append(len(got[1]))
+        return got
+
+    monkeypatch.setattr(budget_reach._core, "gap_knapsack", both)
+    cap = _capture("gpt")
+    offloading = fusioncut.pareto(
+        cap.joint_module, num_fwd_outputs=cap.num_fwd_outputs,
+        static_lifetime_input_indices=cap.static_lifetime_input_indices,
+        options=Options(device="h100", offload="auto"))
+    for front in (_front.__wrapped__("lstm"), _front.__wrapped__("gpt"), offloading):
+        for f in (0.2, 0.5, 0.8):
+            front.for_bytes(int(front.least.saved_bytes
+                                + f * (front.runtime.saved_bytes - front.least.saved_bytes)))
+    assert len(calls) > 10 and max(calls) > 1
 
 
 def test_no_budget_decides_as_before():

@@ -88,6 +88,17 @@ def phase_split(
 ) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.bool_], npt.NDArray[np.int64]]:
     """Which graph computes each node for one saved set: (forward, backward, trigger)."""
 
+def gap_knapsack(
+    value: npt.NDArray[np.int64],
+    tail: npt.NDArray[np.int64],
+    head: npt.NDArray[np.int64],
+    max_closures: int,
+    max_totals: int,
+) -> tuple[npt.NDArray[np.int64], list[list[list[int]]], list[npt.NDArray[np.int64]],
+           list[npt.NDArray[np.int64]]]:
+    """The subset-sum programme between two hull cuts: (reachable totals, per group its
+    closures, per group each total's earlier total index and closure index)."""
+
 def link_done(
     start: npt.NDArray[np.float64], seconds: npt.NDArray[np.float64]
 ) -> npt.NDArray[np.float64]:

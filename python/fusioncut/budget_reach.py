@@ -47,6 +47,7 @@ import math
 
 import numpy as np
 
+from fusioncut import _core
 from fusioncut._solver import INF
 from fusioncut.budget_plans import (
     BudgetNetwork, Evaluator, FrontierPoint, SweepCut, members, storage_bytes, sweep,
@@ -132,45 +133,13 @@ class _Gap:
                        mc.count)
 
     def _knapsack(self, value, tail, head, count) -> None:
-        parent = list(range(count))
-
-        def find(x: int) -> int:
-            while parent[x] != x:
-                parent[x] = parent[parent[x]]
-                x = parent[x]
-            return x
-
-        for t, h in zip(tail.tolist(), head.tolist()):
-            a, b = find(t), find(h)
-            if a != b:
-                parent[max(a, b)] = min(a, b)
-        groups: dict[int, list[int]] = {}
-        for c in range(count):
-            groups.setdefault(find(c), []).append(c)
-        succ: dict[int, list[int]] = {}
-        for t, h in zip(tail.tolist(), head.tolist()):
-            succ.setdefault(t, []).append(h)
-        values = value.tolist()
-        totals = np.zeros(1, dtype=np.int64)
-        for members in groups.values():
-            if len(members) == 1:  # no arc: taken or not (the most common group)
-                if not values[members[0]]:
-                    continue
-                closures, vals = [[], members], np.array([0, values[members[0]]], dtype=np.int64)
-            else:
-                if not any(values[c] for c in members):
-                    continue
-                closures = _closures(members, succ, values)
-                vals = np.array([sum(values[c] for c in cl) for cl in closures], dtype=np.int64)
-            cand = (totals[:, None] + vals[None, :]).ravel()
-            uniq, idx = np.unique(cand, return_index=True)
-            if len(uniq) > _MAX_TOTALS:
-                keep = _thin(uniq)
-                uniq, idx = uniq[keep], idx[keep]
-            self.options.append(closures)
-            self.steps.append((idx // len(vals), idx % len(vals)))
-            totals = uniq
-        self.totals = totals
+        """The subset-sum programme over the components (``_core.gap_knapsack``; the module
+        docstring's rules): the reachable totals, per group its closures, and per group each
+        total's earlier total and closure."""
+        del count  # value has one entry per component
+        self.totals, self.options, parents, opts = _core.gap_knapsack(
+            value, tail, head, _MAX_CLOSURES, _MAX_TOTALS)
+        self.steps = list(zip(parents, opts))
 
     def closure(self, k: int) -> SweepCut:
         """The plan of the ``k``-th reachable total, as a cut (``lam`` NaN)."""
@@ -222,49 +191,6 @@ class _Gap:
         ks = np.unique(np.rint(np.linspace(0, len(self.totals) - 1,
                                            min(most, len(self.totals)))).astype(int))
         return [(int(self.base + self.totals[k]) << self.shift, int(k)) for k in ks[::-1]]
-
-
-def _closures(members: list[int], succ: dict[int, list[int]], values: list[int]
-              ) -> list[list[int]]:
-    """Closures of one group (``members`` ascending: every arc falls), one per distinct byte
-    total, the empty one first; all of them while at most ``_MAX_CLOSURES``, else also every
-    prefix of ``members``."""
-    out: dict[int, list[int]] = {0: []}
-    chosen: set[int] = set()
-    # A deep group would overflow the recursion: it offers its prefixes only.
-    visited = 0 if len(members) <= _MAX_CLOSURES else _MAX_CLOSURES
-
-    def walk(i: int, total: int) -> None:
-        nonlocal visited
-        if visited >= _MAX_CLOSURES:
-            return
-        if i == len(members):
-            visited += 1
-            out.setdefault(total, sorted(chosen))
-            return
-        c = members[i]
-        walk(i + 1, total)
-        if all(h in chosen for h in succ.get(c, ())):
-            chosen.add(c)
-            walk(i + 1, total + values[c])
-            chosen.discard(c)
-
-    walk(0, 0)
-    if visited >= _MAX_CLOSURES:
-        total = 0
-        for j, c in enumerate(members):
-            total += values[c]
-            out.setdefault(total, members[:j + 1])
-    return list(out.values())
-
-
-def _thin(totals: np.ndarray) -> np.ndarray:
-    """Indices of at most about ``_MAX_TOTALS`` of the ascending ``totals``: the smallest of
-    each of that many equal bins, and the largest."""
-    span = int(totals[-1] - totals[0]) + 1
-    bins = (totals - totals[0]).astype(np.float64) * (_MAX_TOTALS / span)
-    _, first = np.unique(bins.astype(np.int64), return_index=True)
-    return np.union1d(first, [len(totals) - 1])
 
 
 class Generator:
