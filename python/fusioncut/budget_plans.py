@@ -363,19 +363,24 @@ def _plan_key(saved: np.ndarray, offloaded: np.ndarray) -> bytes:
 
 def sweep(bnet: BudgetNetwork, storage_w: np.ndarray, limit: int, lam_lo: float = 0.0,
           fixed: np.ndarray | None = None, lam_hi: float | None = None,
-          edge_only: bool = False) -> tuple[list[SweepCut], int]:
+          edge_only: bool = False, solved: SweepCut | None = None
+          ) -> tuple[list[SweepCut], int]:
     """The lower hull's cuts for ``lam >= lam_lo``, least storage first, up to the first
     whose storage weight (``storage_w``, tie-break included) reaches ``limit``; and the
     number of solves. ``fixed``: priced nodes that may not be recomputed. ``edge_only``: only
     the cuts on the way to the hull's edge across ``limit`` (a bisection: a hull cut left of
-    one found below the limit keeps less and recomputes more, so its side is not refined)."""
+    one found below the limit keeps less and recomputes more, so its side is not refined).
+    ``solved``: the cut at one of the ends, solved already (not solved again or counted)."""
     found: dict[bytes, tuple[SweepCut, int, int]] = {}
     solves = 0
 
     def run(lam: float) -> tuple[SweepCut, int, int]:
         nonlocal solves
-        solves += 1
-        cut = bnet.solve(lam, storage_w, fixed)
+        if solved is not None and lam == solved.lam:
+            cut = solved
+        else:
+            solves += 1
+            cut = bnet.solve(lam, storage_w, fixed)
         return found.setdefault(cut.key, (cut, *bnet.line(cut, storage_w)))
 
     def between(a, b) -> None:

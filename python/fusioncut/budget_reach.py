@@ -61,6 +61,7 @@ _MAX_CLOSURES = 512  # closures enumerated per group of components
 _MAX_TOTALS = 4096  # byte totals the knapsack keeps per group step
 _BREAKPOINT_BITS = 52  # the largest weight of a breakpoint solve, in bits
 _ROUNDS = 4  # restricted problems of each kind that look above a hull edge (``_above``)
+_SLACK = 0.002  # a restricted problem that cannot beat the best plan by more is skipped
 
 
 class _Gap:
@@ -287,10 +288,11 @@ class Generator:
         when the problem is skipped: ``_bound`` says no plan of it fitting ``limit``
         recomputes less than ``best``; its further restrictions recompute no less)."""
         w = np.where(forbid, INF, self.storage_w) if forbid is not None else self.storage_w
-        if self._bound(lam_lo if lam_lo > 0 else lam_hi, w, fixed, limit) >= best.price(self.bnet):
+        bound, solved = self._bound(lam_lo if lam_lo > 0 else lam_hi, w, fixed, limit)
+        if self._beaten(bound, best):
             return None
         cuts, solves = sweep(self.bnet, w, (limit + 1) * self._scale, lam_lo=lam_lo,
-                             fixed=fixed, lam_hi=lam_hi, edge_only=True)
+                             fixed=fixed, lam_hi=lam_hi, edge_only=True, solved=solved)
         self.solves += solves
         below = None
         for c in cuts:
@@ -304,8 +306,12 @@ class Generator:
                 j = gap.best(limit)
                 if j >= 0:
                     best.offer(gap.preview(j))
+                (_, w_b, r_b), (_, w_c, r_c) = self._line(below), self._line(c)
+                top = (limit + 1) * self._scale
+                if w_b <= top < w_c and self._beaten(
+                        r_b + (r_c - r_b) * (top - w_b) / (w_c - w_b), best):
+                    return None  # the hull's edge bounds this problem and every restriction
                 if depth > 0:
-                    (_, w_b, r_b), (_, w_c, r_c) = self._line(below), self._line(c)
                     lam = (w_c - w_b) / max(r_b - r_c, 1)
                     for jj in range(j + 1, min(j + 1 + _ROUNDS, len(gap.totals))):
                         up = (gap.closure(jj).side_in & ~below.side_in)[self.bnet.priced]
@@ -313,18 +319,26 @@ class Generator:
             return c.kept
         return None
 
-    def _bound(self, lam: float | None, w: np.ndarray, fixed: np.ndarray, limit: int) -> float:
+    def _bound(self, lam: float | None, w: np.ndarray, fixed: np.ndarray, limit: int
+               ) -> tuple[float, SweepCut | None]:
         """A lower bound on the recompute and transfer price (the network's ``r``, as
         ``BudgetNetwork.line`` counts it) of every cut of the problem with storage weights
-        ``w`` and ``fixed`` whose storage weight fits ``limit``: by Lagrangian duality, one
-        minimum cut at ``lam`` (value ``L``) bounds them all by ``(L - W) / lam``. -inf when
-        ``lam`` is not positive."""
+        ``w`` and ``fixed`` whose storage weight fits ``limit``, and the cut it came from (the
+        sweep's first): by Lagrangian duality, one minimum cut at ``lam`` (value ``L``) bounds
+        them all by ``(L - W) / lam``. -inf (and no cut) when ``lam`` is not positive."""
         if lam is None or not lam > 0:
-            return -math.inf
-        w_c, r_c = self.bnet.line(self.bnet.solve(lam, w, fixed), w)
+            return -math.inf, None
+        cut = self.bnet.solve(lam, w, fixed)
+        self.solves += 1
+        w_c, r_c = self.bnet.line(cut, w)
         if w_c >= INF:
-            return -math.inf
-        return r_c + (w_c - (limit + 1) * self._scale) / lam
+            return -math.inf, cut
+        return r_c + (w_c - (limit + 1) * self._scale) / lam, cut
+
+    def _beaten(self, bound: float, best: Best) -> bool:
+        """Whether a problem whose plans all cost at least ``bound`` (in the network's prices)
+        cannot beat ``best`` by more than ``_SLACK`` of its price."""
+        return bound >= best.price(self.bnet) * (1.0 - _SLACK)
 
     def _line(self, c: SweepCut) -> tuple[SweepCut, int, int]:
         return (c, *self.bnet.line(c, self.storage_w))
