@@ -199,8 +199,9 @@ class Frontier:
         """The plan in reach that recomputes least among those saving at most ``limit``
         bytes, before any peak filter: the sweep's cuts, the knapsack's plan between the
         neighbouring cuts and the bounded search above their edge (``Generator.best_within``),
-        and the runtime plan. None when no plan saves that little. Built per call (tens of
-        milliseconds on a 10k-node graph); ``memory_budget_bytes`` takes it."""
+        and the runtime plan. None when no plan saves that little. Built per call (a whole
+        partition with it 1.6-2.7x a runtime one on GPT-48, docs/budget.md "Byte budgets in
+        partition time"); ``memory_budget_bytes`` takes it."""
         best = self.generator.best_within(limit)
         runtime = self.runtime
         if runtime.saved_bytes <= limit and (
