@@ -21,7 +21,9 @@ transfers' exposed time, link excess included). Reported per model:
   included, synchronous: the side stream needs an accelerator) against a runtime-mode one,
   interleaved, medians of 3: ``memory_budget`` at ``PARTITION_BUDGETS`` and
   ``peak_memory_bytes`` at ``PEAK_TARGET_FRACTIONS`` of the way from the offload frontier's
-  least estimated peak to the runtime plan's (the search of ``budget_polish`` included);
+  least estimated peak to the runtime plan's (the search of ``budget_polish`` included), and
+  ``memory_budget_bytes`` at ``BYTE_FRACTIONS`` of the way from its least plan's saved bytes to
+  the runtime plan's (``Frontier.best_within`` over the link's sweeps);
 - PyTorch's knapsack at ``activation_memory_budget`` 0.1-0.5 and PyTorch's offload (its
   default min cut with ``enable_activation_offloading`` and every saved activation marked
   ``should_offload``, which is what tagging every saveable activation ``MUST_CPU_OFFLOAD``
@@ -54,6 +56,7 @@ STEP_SLACKS = (0.05, 0.10, 0.25, None)  # None: any step time
 KNAPSACK_BUDGETS = (0.1, 0.2, 0.3, 0.4, 0.5)
 PARTITION_BUDGETS = (0.0, 0.25, 0.5, 0.75)
 PEAK_TARGET_FRACTIONS = (0.1, 0.3, 0.5, 0.7)  # peak targets timed, from the least peak up
+BYTE_FRACTIONS = (0.1, 0.3, 0.55, 0.8)  # byte budgets timed, from the least plan's bytes up
 
 
 def _kwargs(cap) -> dict:
@@ -93,20 +96,22 @@ def torch_offload_plan(cap, graph) -> tuple[np.ndarray, np.ndarray, float]:
             elapsed)
 
 
-def _partition_times(cap, repeats: int, device, peaks=()
-                     ) -> tuple[float, dict[float, float], dict[int, float]]:
+def _partition_times(cap, repeats: int, device, peaks=(), byte_limits=()
+                     ) -> tuple[float, dict[float, float], dict[int, float], dict[int, float]]:
     """Median seconds of ``fusioncut.partition`` in runtime mode and with ``offload="auto"``
     on ``device`` (named: a CPU capture gets no host link otherwise) at each of
-    ``PARTITION_BUDGETS`` and at each peak target of ``peaks`` (bytes), interleaved, each call
-    on its own deep copy."""
+    ``PARTITION_BUDGETS``, at each peak target of ``peaks`` and at each byte budget of
+    ``byte_limits`` (bytes), interleaved, each call on its own deep copy."""
     runs: dict[object, list[float]] = {None: [], **{("budget", b): [] for b in PARTITION_BUDGETS},
-                                       **{("peak", t): [] for t in peaks}}
+                                       **{("peak", t): [] for t in peaks},
+                                       **{("bytes", t): [] for t in byte_limits}}
     # Emission with torch's side stream needs an accelerator: partitions emit synchronously.
     with _torch_compat.functorch_config().patch(activation_offload_separate_stream=False):
         _rounds(cap, runs, repeats, device)
     return (statistics.median(runs[None]),
             {b: statistics.median(runs[("budget", b)]) for b in PARTITION_BUDGETS},
-            {t: statistics.median(runs[("peak", t)]) for t in peaks})
+            {t: statistics.median(runs[("peak", t)]) for t in peaks},
+            {t: statistics.median(runs[("bytes", t)]) for t in byte_limits})
 
 
 def _rounds(cap, runs, repeats: int, device) -> None:
@@ -116,6 +121,8 @@ def _rounds(cap, runs, repeats: int, device) -> None:
                 options = Options()
             elif key[0] == "budget":
                 options = Options(device=device, memory_budget=key[1], offload="auto")
+            elif key[0] == "bytes":
+                options = Options(device=device, memory_budget_bytes=key[1], offload="auto")
             else:
                 options = Options(device=device, peak_memory_bytes=key[1], offload="auto")
             with _torch_compat.quiet_copies():
@@ -205,7 +212,10 @@ def bench_offload(name: str, cap, log=print, repeats: int = 3, device=DEVICE) ->
             row["by_target_reduction"] = 1 - c.peak.peak / a.peak.peak
     lo, hi = front.least.peak.peak, front.runtime.peak.peak
     targets = [int(lo + f * (hi - lo)) for f in PEAK_TARGET_FRACTIONS]
-    runtime_s, budgeted, by_peak = _partition_times(cap, repeats, device, targets)
+    few, most = front.least.saved_bytes, front.runtime.saved_bytes
+    limits = [int(few + f * (most - few)) for f in BYTE_FRACTIONS]
+    runtime_s, budgeted, by_peak, by_bytes = _partition_times(cap, repeats, device, targets,
+                                                              limits)
     ratios = [t / runtime_s for t in budgeted.values()]
 
     evaluate = front.generator.evaluate
@@ -233,6 +243,8 @@ def bench_offload(name: str, cap, log=print, repeats: int = 3, device=DEVICE) ->
            "offload_over_runtime_max": max(ratios), "peers": rows,
            "peak_target_partition_s": {f"{f:g}": by_peak[t]
                                        for f, t in zip(PEAK_TARGET_FRACTIONS, targets)},
+           "byte_budget_partition_s": {f"{f:g}": by_bytes[t]
+                                       for f, t in zip(BYTE_FRACTIONS, limits)},
            "torch_offload": {"saved": len(saved), "offloaded": len(moved)}}
     _log(out, log)
     return out
@@ -253,6 +265,11 @@ def _log(r: dict, log) -> None:
         f"the least peak: partitions "
         + " / ".join(f"{t * 1e3:.0f} ms ({t / r['runtime_partition_s']:.2f}x)"
                      for t in by_peak.values()))
+    by_bytes = r["byte_budget_partition_s"]
+    log(f"  memory_budget_bytes {' / '.join(f'{float(f):.0%}' for f in by_bytes)} of the way up "
+        f"from the least plan's saved bytes: partitions "
+        + " / ".join(f"{t * 1e3:.0f} ms ({t / r['runtime_partition_s']:.2f}x)"
+                     for t in by_bytes.values()))
     for key, row in r["least_peak"].items():
         a, b = row["without"], row["with"]
         log(f"  least peak at step <= {'any' if key == 'any' else '+' + key}: without offload "
