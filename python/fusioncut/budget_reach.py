@@ -36,7 +36,7 @@ that fits, by Lagrangian duality, within ``_SLACK`` of the best plan's price so 
 hull edge its sweep finds bounds its trims and later fill rounds the same way (restrictions
 only shrink a problem); the best plan is shared by the link's sweeps; the knapsack runs in C++
 (``_core.gap_knapsack``). The bounds are in the network's prices, which the evaluator's seconds
-follow but do not equal. On the bench models 4 of 170 byte-budget plans moved, each by under
+follow but do not equal. On the bench models 4 of 50 byte-budget plans moved, each by under
 0.11% of its seconds.
 
 ``Generator`` holds the sweep's cuts (evaluated at once) and builds a gap's programme when a
