@@ -1,0 +1,28 @@
+"""Smoke test of bench/bench_budget.py on one small model: the budget, byte-budget and offload
+columns run end to end, and the JSON holds every figure and target line the docs quote (the
+figures are timings: only their presence and sign are checked here)."""
+
+import json
+
+import bench_budget  # noqa: E402  (bench/ is on sys.path: tests/conftest.py)
+
+
+def test_quick_run_times_every_kind_of_budget_and_names_every_target(tmp_path):
+    path = tmp_path / "budget.json"
+    bench_budget.main(["--quick", "--models", "resnet", "--step-models", "--offload-models",
+                       "resnet", "--json", str(path)])
+    out = json.loads(path.read_text())
+    model = out["models"][0]
+    assert set(model["byte_budget_partition_s"]) == {f"{f:g}" for f in bench_budget.BYTE_FRACTIONS}
+    assert min(model["byte_budget_partition_s"].values()) > 0
+    assert model["byte_budget_over_runtime_max"] >= model["byte_budget_over_runtime_median"] > 0
+    offload = out["offload"][0]
+    for kind in ("peak_target", "byte_budget"):
+        assert len(offload[f"{kind}_partition_s"]) == 4
+        assert min(offload[f"{kind}_partition_s"].values()) > 0
+    assert set(out["targets"]) >= {
+        "peak_monotone_everywhere", "budgeted_partition_at_most_3x_runtime",
+        "byte_budget_partition_at_most_3x_runtime", "offload_partition_at_most_3x_runtime",
+        "offload_peak_target_partition_at_most_3x_runtime",
+        "offload_byte_budget_partition_at_most_3x_runtime"}
+    assert out["targets"]["peak_monotone_everywhere"]
