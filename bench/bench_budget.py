@@ -95,49 +95,33 @@ def build(name: str, quick: bool):
     raise ValueError(f"bench_budget: unknown model {name!r}")
 
 
-def _time_partitions(cap, budgets, repeats: int) -> tuple[float, dict[float, float]]:
-    """Median seconds of ``fusioncut.partition`` in runtime mode and at each budget, calls
-    interleaved round by round (load from other processes hits all alike), each on its own
-    deep copy of the joint graph (the copy is not timed). The garbage of earlier calls is
-    collected before each call, so a full collection triggered by the copies does not land
-    in whichever call happens to run next."""
-    runs: dict[object, list[float]] = {None: [], **{b: [] for b in budgets}}
-    for _ in range(repeats):
-        for b in runs:
-            jm = copy.deepcopy(cap.joint_module)
-            gc.collect()
-            t0 = time.perf_counter()
-            fusioncut.partition(jm, cap.joint_inputs, num_fwd_outputs=cap.num_fwd_outputs,
-                                static_lifetime_input_indices=cap.static_lifetime_input_indices,
-                                options=Options(memory_budget=b))
-            runs[b].append(time.perf_counter() - t0)
-    return (statistics.median(runs[None]),
-            {b: statistics.median(runs[b]) for b in budgets})
-
-
 BYTE_FRACTIONS = (0.1, 0.3, 0.55, 0.8)  # memory_budget_bytes, from the least plan's bytes up
 
 
-def _time_byte_budgets(cap, front, repeats: int) -> tuple[float, dict[float, float]]:
-    """``_time_partitions`` for ``memory_budget_bytes`` at ``BYTE_FRACTIONS`` of the way from
-    the least plan's saved bytes to the runtime plan's (``Frontier.for_bytes``: the knapsack
-    between the sweep's cuts and the search above their edge, which ``memory_budget`` does
-    not run)."""
-    least, runtime = front.least.saved_bytes, front.runtime.saved_bytes
-    limits = {f: int(least + f * (runtime - least)) for f in BYTE_FRACTIONS}
-    runs: dict[object, list[float]] = {None: [], **{f: [] for f in limits}}
+def _time_partitions(cap, budgets, limits, repeats: int
+                     ) -> tuple[float, dict[float, float], dict[int, float]]:
+    """Median seconds of ``fusioncut.partition`` in runtime mode, at each ``memory_budget`` of
+    ``budgets`` and at each ``memory_budget_bytes`` of ``limits`` (``Frontier.for_bytes``: the
+    knapsack between the sweep's cuts and the search above their edge, which
+    ``memory_budget`` does not run), calls interleaved round by round (load from other
+    processes hits all alike), each on its own deep copy of the joint graph (the copy is not
+    timed). The garbage of earlier calls is collected before each call, so a full collection
+    triggered by the copies does not land in whichever call happens to run next."""
+    options = {None: Options(), **{("budget", b): Options(memory_budget=b) for b in budgets},
+               **{("bytes", n): Options(memory_budget_bytes=n) for n in limits}}
+    runs: dict[object, list[float]] = {key: [] for key in options}
     for _ in range(repeats):
-        for f in runs:
+        for key, opts in options.items():
             jm = copy.deepcopy(cap.joint_module)
             gc.collect()
-            options = Options() if f is None else Options(memory_budget_bytes=limits[f])
             t0 = time.perf_counter()
             fusioncut.partition(jm, cap.joint_inputs, num_fwd_outputs=cap.num_fwd_outputs,
                                 static_lifetime_input_indices=cap.static_lifetime_input_indices,
-                                options=options)
-            runs[f].append(time.perf_counter() - t0)
+                                options=opts)
+            runs[key].append(time.perf_counter() - t0)
     return (statistics.median(runs[None]),
-            {f: statistics.median(runs[f]) for f in limits})
+            {b: statistics.median(runs[("budget", b)]) for b in budgets},
+            {n: statistics.median(runs[("bytes", n)]) for n in limits})
 
 
 def _same_memory(row) -> dict:
@@ -196,9 +180,11 @@ def bench_model(name: str, quick: bool, budgets, log=print) -> dict:
     _ = front.points
     frontier_s = time.perf_counter() - t0
     report = pareto_report(cap.joint_module, cap.joint_inputs, budgets=budgets, **kwargs)
-    runtime_s, budgeted_s = _time_partitions(cap, budgets, 3)
-    bytes_runtime_s, bytes_s = _time_byte_budgets(cap, front, 3)
-    bytes_ratios = [t / bytes_runtime_s for t in bytes_s.values()]
+    few, most = front.least.saved_bytes, front.runtime.saved_bytes
+    limits = [int(few + f * (most - few)) for f in BYTE_FRACTIONS]
+    runtime_s, budgeted_s, by_bytes = _time_partitions(cap, budgets, limits, 3)
+    bytes_s = {f: by_bytes[n] for f, n in zip(BYTE_FRACTIONS, limits)}
+    bytes_ratios = [t / runtime_s for t in bytes_s.values()]
     peaks = [r.fusioncut.peak_bytes for r in report.rows]
     monotone = all(a <= b for a, b in zip(peaks, peaks[1:]))  # rows ascend in budget
     torch_peaks = [r.torch.peak_bytes for r in report.rows if r.torch.error is None]
@@ -221,8 +207,8 @@ def bench_model(name: str, quick: bool, budgets, log=print) -> dict:
         f"{worst_ratio:.2f}x; memory_budget_bytes at "
         f"{', '.join(f'{f:g}' for f in bytes_s)} of the way up "
         f"{' / '.join(f'{t * 1e3:.0f}' for t in bytes_s.values())} ms "
-        f"({statistics.median(bytes_ratios):.2f}x median, at most {max(bytes_ratios):.2f}x, "
-        f"runtime {bytes_runtime_s * 1e3:.0f} ms in those rounds); fusioncut peak "
+        f"({statistics.median(bytes_ratios):.2f}x median, at most {max(bytes_ratios):.2f}x); "
+        f"fusioncut peak "
         f"monotone: {monotone}, PyTorch's: {torch_monotone}")
     mib = 2.0 ** 20
     table = []
@@ -258,7 +244,6 @@ def bench_model(name: str, quick: bool, budgets, log=print) -> dict:
             "runtime_partition_s": runtime_s, "budgeted_over_runtime_max": worst_ratio,
             "budgeted_over_runtime_median": median_ratio,
             "byte_budget_partition_s": {f"{f:g}": t for f, t in bytes_s.items()},
-            "byte_budget_runtime_partition_s": bytes_runtime_s,
             "byte_budget_over_runtime_max": max(bytes_ratios),
             "byte_budget_over_runtime_median": statistics.median(bytes_ratios),
             "peak_monotone": monotone, "torch_peak_monotone": torch_monotone, "rows": rows,

@@ -126,6 +126,19 @@ Int64Array to_numpy(const std::vector<int64_t>& values) {
   return array;
 }
 
+// Every pair from[k] -> to[k] (of m) names two of the n indices 0..n-1, or a ValueError naming
+// the first that does not.
+void check_ends(const char* function, const char* pair, const int64_t* from, const int64_t* to,
+                int64_t m, int64_t n) {
+  for (int64_t k = 0; k < m; ++k) {
+    if (from[k] < 0 || from[k] >= n || to[k] < 0 || to[k] >= n) {
+      throw py::value_error(std::string(function) + ": " + pair + " " + std::to_string(k) +
+                            " (" + std::to_string(from[k]) + " -> " + std::to_string(to[k]) +
+                            ") has an end outside [0, " + std::to_string(n) + ")");
+    }
+  }
+}
+
 void check_one_dimensional(const char* function, const char* argument, const py::array& a) {
   if (a.ndim() != 1) {
     throw py::type_error(std::string(function) + ": " + argument +
@@ -408,13 +421,7 @@ Int64Array raise_along_bound(const Int64Array& from, const Int64Array& to,
   const int64_t n = value.size(), m = from.size();
   const int64_t* f = from.data();
   const int64_t* t = to.data();
-  for (int64_t e = 0; e < m; ++e) {
-    if (f[e] < 0 || f[e] >= n || t[e] < 0 || t[e] >= n) {
-      throw py::value_error("raise_along: edge " + std::to_string(e) + " (" +
-                            std::to_string(f[e]) + " -> " + std::to_string(t[e]) +
-                            ") has an end outside [0, " + std::to_string(n) + ")");
-    }
-  }
+  check_ends(kFunction, "edge", f, t, m, n);
   Int64Array out(n);
   std::copy(value.data(), value.data() + n, out.mutable_data());
   fusioncut::raise_along(n, m, f, t, out.mutable_data());
@@ -514,13 +521,7 @@ py::tuple gap_knapsack_bound(const Int64Array& value, const Int64Array& tail,
   const int64_t count = value.size(), arcs = tail.size();
   const int64_t* t = tail.data();
   const int64_t* h = head.data();
-  for (int64_t k = 0; k < arcs; ++k) {
-    if (t[k] < 0 || t[k] >= count || h[k] < 0 || h[k] >= count) {
-      throw py::value_error("gap_knapsack: arc " + std::to_string(k) + " (" +
-                            std::to_string(t[k]) + " -> " + std::to_string(h[k]) +
-                            ") needs both components in [0, " + std::to_string(count) + ")");
-    }
-  }
+  check_ends(kFunction, "arc", t, h, arcs, count);
   fusioncut::GapKnapsack got;
   {
     py::gil_scoped_release release;

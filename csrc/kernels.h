@@ -10,9 +10,11 @@
 #include <algorithm>
 #include <cstdint>
 #include <limits>
+#include <utility>
 #include <vector>
 
 #include "counting_sort.h"
+#include "least_root.h"
 
 namespace fusioncut {
 
@@ -190,16 +192,8 @@ inline void fused_order(const UserGraph& g, const uint8_t* phase, const uint8_t*
                         int max_outputs, int64_t* out) {
   const int64_t n = g.n;
   std::copy(time, time + n, out);
-  // Components along the links, each labelled by its least node (union by least root).
-  std::vector<int64_t> label(n);
-  for (int64_t u = 0; u < n; ++u) label[u] = u;
-  auto root = [&](int64_t v) {
-    while (label[v] != v) {
-      label[v] = label[label[v]];
-      v = label[v];
-    }
-    return v;
-  };
+  // Components along the links, each labelled by its least node.
+  LeastRootSets sets(n);
   std::vector<uint8_t> members(n, 0);
   bool linked = false;
   for (int64_t u = 0; u < n; ++u) {
@@ -209,12 +203,11 @@ inline void fused_order(const UserGraph& g, const uint8_t* phase, const uint8_t*
       if (!(g.reads[e] && phase[d] && same[e] && (inlined[d] || stored[d]))) continue;
       linked = true;
       if (stored[d]) members[d] = 1;
-      const int64_t a = root(u), b = root(d);
-      if (a != b) label[std::max(a, b)] = std::min(a, b);
+      sets.unite(u, d);
     }
   }
   if (!linked) return;
-  for (int64_t u = 0; u < n; ++u) label[u] = root(u);
+  const std::vector<int64_t> label = std::move(sets).labels();
   std::vector<int64_t> count(n, 0), latest(n), start(n);
   for (int64_t u = 0; u < n; ++u) count[label[u]] += members[u];
   bool any = false;

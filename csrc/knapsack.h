@@ -14,6 +14,8 @@
 #include <utility>
 #include <vector>
 
+#include "least_root.h"
+
 namespace fusioncut {
 
 struct GapKnapsack {
@@ -114,25 +116,17 @@ inline GapKnapsack gap_knapsack(int64_t count, const int64_t* value, int64_t num
                                 int64_t max_closures, int64_t max_totals) {
   using namespace knapsack_detail;
   // Groups: the weakly connected components of the arcs, each named by its least member.
-  std::vector<int64_t> root(count);
-  for (int64_t c = 0; c < count; ++c) root[c] = c;
-  auto find = [&](int64_t x) {
-    while (root[x] != x) {
-      root[x] = root[root[x]];
-      x = root[x];
-    }
-    return x;
-  };
+  LeastRootSets sets(count);
   std::vector<std::vector<int64_t>> succ(count);
   for (int64_t k = 0; k < num_arcs; ++k) {
-    const int64_t a = find(tail[k]), b = find(head[k]);
-    if (a != b) root[std::max(a, b)] = std::min(a, b);
+    sets.unite(tail[k], head[k]);
     succ[tail[k]].push_back(head[k]);
   }
+  const std::vector<int64_t> root = std::move(sets).labels();
   std::vector<int64_t> order;  // the groups' least members, ascending
   std::vector<std::vector<int64_t>> members(count);
   for (int64_t c = 0; c < count; ++c) {
-    const int64_t r = find(c);
+    const int64_t r = root[c];
     if (members[r].empty()) order.push_back(r);
     members[r].push_back(c);
   }

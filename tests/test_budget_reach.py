@@ -187,7 +187,7 @@ def test_thinning_keeps_the_ends_and_a_bounded_number():
 
 @pytest.mark.parametrize("args,match", [
     ((np.ones(3, np.int64), np.array([1], np.int64), np.array([3], np.int64), 8, 8),
-     r"arc 0 \(1 -> 3\) needs both components in \[0, 3\)"),
+     r"arc 0 \(1 -> 3\) has an end outside \[0, 3\)"),
     ((np.ones(3, np.int64), np.array([1, 2], np.int64), np.array([0], np.int64), 8, 8),
      r"tail has 2 arcs, head 1"),
     ((np.ones(3, np.int64), np.zeros(0, np.int64), np.zeros(0, np.int64), 0, 8),

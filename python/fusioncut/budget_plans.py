@@ -195,17 +195,12 @@ class BudgetNetwork:
     def line(self, cut: SweepCut, storage_w: np.ndarray) -> tuple[int, int]:
         """``(w, r)``: the cut's value at ``lam`` is ``w + lam x r`` (storage weight of what it
         keeps on the device; recompute and transfer prices at ``lam = 1``)."""
-        price_of = self._price_of()
-        w = int(storage_w[cut.kept].sum())
-        r = int(price_of[~cut.side_in].sum())
-        if len(cut.offloaded):
-            r += int(self.offload_prices[np.searchsorted(self.offload.nodes,
-                                                         cut.offloaded)].sum())
-        return w, r
+        return int(storage_w[cut.kept].sum()), self.price(~cut.side_in, cut.offloaded)
 
     def price(self, recomputed: np.ndarray, offloaded: np.ndarray) -> int:
-        """``line``'s ``r`` of a plan that recomputes the joint nodes ``recomputed`` and
-        offloads ``offloaded``: their recompute and transfer prices at ``lam = 1``."""
+        """``line``'s ``r`` of a plan that recomputes the joint nodes ``recomputed`` (indices
+        or a mask) and offloads ``offloaded``: their recompute and transfer prices at
+        ``lam = 1``."""
         r = int(self._price_of()[recomputed].sum())
         if len(offloaded):
             r += int(self.offload_prices[np.searchsorted(self.offload.nodes, offloaded)].sum())

@@ -132,16 +132,10 @@ class _Gap:
         self.cin, self.cout, self.n, self.count = cin, cout, n, mc.count
         base_in, base_out = cin[:n] == -1, cout[:n] == -1
         self.base = int(q[np.flatnonzero(base_in & ~base_out & finite)].sum())
-        self._knapsack(value, mc.dag_tail.astype(np.int64), mc.dag_head.astype(np.int64),
-                       mc.count)
-
-    def _knapsack(self, value, tail, head, count) -> None:
-        """The subset-sum programme over the components (``_core.gap_knapsack``; the module
-        docstring's rules): the reachable totals, per group its closures, and per group each
-        total's earlier total and closure."""
-        del count  # value has one entry per component
+        # The subset-sum programme over the components (the module docstring's rules).
         self.totals, self.options, parents, opts = _core.gap_knapsack(
-            value, tail, head, _MAX_CLOSURES, _MAX_TOTALS)
+            value, mc.dag_tail.astype(np.int64), mc.dag_head.astype(np.int64), _MAX_CLOSURES,
+            _MAX_TOTALS)
         self.steps = list(zip(parents, opts))
 
     def closure(self, k: int) -> SweepCut:
