@@ -17,7 +17,10 @@ gradients freed before the window opens):
    budget's peak);
 3. **targets that hold**: ``peak_memory_bytes = N`` at ``--targets`` values spread evenly over
    fusioncut's own range (from the least plan's estimate raised by the device's default
-   margin, ``Options.peak_margin``, to the runtime plan's), each measured against N (+2% for allocator rounding).
+   margin, ``Options.peak_margin``, to the runtime plan's), each measured against N (+2% for allocator rounding);
+4. **byte budgets**: ``memory_budget_bytes = N`` at ``BYTE_FRACTIONS`` of the way from the
+   least plan's saved bytes to the runtime plan's: the plan's saved bytes against N, its
+   estimated peak against the measured one, and the measured peak monotone in N.
 
 On ``--device cuda`` the models and inputs move to the GPU, Inductor emits Triton kernels and
 each peak is the CUDA allocator's (``torch.cuda.max_memory_allocated``); ``--targets-only``
@@ -51,6 +54,7 @@ DEFAULT_JSON = os.path.join(os.path.dirname(os.path.abspath(__file__)), "results
 ESTIMATE_BUDGETS = (0.0, 0.25, 0.5, 0.75, 1.0)
 MONOTONE_BUDGETS = tuple(round(0.1 * k, 1) for k in range(11))
 ROUNDING = 0.02  # allocator rounding a target allows
+BYTE_FRACTIONS = (0.1, 0.3, 0.55, 0.8)  # memory_budget_bytes, from the least plan's bytes up
 ESTIMATE_TARGET = 0.10  # estimate within 10% of the measured peak
 MIB = 2 ** 20
 
@@ -80,6 +84,17 @@ def run_model(name: str, quick: bool, targets: int, cache: dict, device: str = "
               f"{r['measured'] / MIB:8.3f} MiB  ({row['error']:+.1%})", flush=True)
     least = session.plan(Options(memory_budget=0.0)).budget
     front, out["margin"] = least.frontier, least.margin  # the device's default peak_margin
+    few, most = front.least.saved_bytes, front.runtime.saved_bytes
+    out["bytes"] = []
+    for f in BYTE_FRACTIONS if sweep else ():
+        n = int(few + f * (most - few))
+        r = session.measure(Options(memory_budget_bytes=n))
+        out["bytes"].append({"fraction": f, "limit": n, **_row(r),
+                             "fits": (r["saved_bytes"] or 0) <= n,
+                             "error": (r["estimate"] - r["measured"]) / r["measured"]})
+        print(f"  {name} memory_budget_bytes={n / MIB:8.3f} MiB  saved "
+              f"{(r['saved_bytes'] or 0) / MIB:8.3f} MiB  estimate {r['estimate'] / MIB:8.3f} "
+              f"MiB  measured {r['measured'] / MIB:8.3f} MiB", flush=True)
     lo = raised(front.least.peak.peak, least.margin)
     hi = raised(front.runtime.peak.peak, least.margin)
     for k in range(targets):
@@ -131,6 +146,14 @@ def report(results: list[dict]) -> str:
             for m in results]
     lines.append(markdown_table(["model", "measured peak", "monotone",
                                  "worst rise as the budget falls"], rows))
+    lines += ["", "memory_budget_bytes = N (MiB; the plan's saved bytes against N, its estimate "
+              "against the measured peak):", ""]
+    rows = [[m["model"], f"{r['fraction']:g}", f"{r['limit'] / MIB:.2f}",
+             f"{(r['saved_bytes'] or 0) / MIB:.2f}", "yes" if r["fits"] else "NO",
+             f"{r['estimate'] / MIB:.2f}", f"{r['measured'] / MIB:.2f}", f"{r['error']:+.1%}"]
+            for m in results for r in m.get("bytes", ())]
+    lines.append(markdown_table(["model", "fraction", "N", "saved", "saved <= N", "estimate",
+                                 "measured", "error"], rows))
     return "\n".join(lines + ["", _targets_report(results)])
 
 
