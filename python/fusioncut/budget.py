@@ -141,9 +141,22 @@ class Frontier:
         self.graph = graph
         self.device = device
         self.generator = generator
+        self._runtime = runtime
+        self.solves = generator.solves
+        self._gaps: dict[int, tuple] = {}  # anchor gap: (kept points, candidates, next)
+        self._plans: list[FrontierPoint] | None = None
+        # The anchors need every sweep cut's peak estimate; a byte budget needs none of them
+        # (``best_within``), so they are found when first read.
+        self._anchored: tuple | None = None
+
+    def _anchor(self) -> tuple:
+        """``(anchors, where, dropped, ties)``: see the properties of those names."""
+        if self._anchored is not None:
+            return self._anchored
+        generator, runtime = self.generator, self._runtime
         top = len(generator.points) - 1
         anchors, where, dropped = [runtime], [top], []
-        self._ties: dict[int, FrontierPoint] = {}  # id(point): the plan saving least at its peak
+        self._anchored = (anchors, where, dropped, {})
         for k in range(top, -1, -1):
             p, last = generator.points[k], anchors[-1]
             if p.key == runtime.key:
@@ -156,17 +169,37 @@ class Frontier:
                 if p.saved_bytes < last.saved_bytes and p.peak.peak == last.peak.peak:
                     self._tie(last, p)
                 dropped.append(p)
-        self.anchors = anchors
-        self._where = where  # the sweep cut behind each anchor (runtime: the top cut)
-        self.dropped = dropped  # cuts that hold more memory or peak higher than one before
-        self.candidates = len(generator.cuts)  # distinct cuts the sweep found
-        self.solves = generator.solves
-        self._gaps: dict[int, tuple] = {}  # anchor gap: (kept points, candidates, next)
-        self._plans: list[FrontierPoint] | None = None
+        return self._anchored
+
+    @property
+    def anchors(self) -> list[FrontierPoint]:
+        """The runtime plan, then each sweep cut saving fewer bytes than every anchor before
+        it, peaking lower and adding no less time."""
+        return self._anchor()[0]
+
+    @property
+    def _where(self) -> list[int]:
+        """The sweep cut behind each anchor (runtime: the top cut)."""
+        return self._anchor()[1]
+
+    @property
+    def dropped(self) -> list[FrontierPoint]:
+        """Cuts that hold more memory or peak higher than one before."""
+        return self._anchor()[2]
+
+    @property
+    def _ties(self) -> dict[int, FrontierPoint]:
+        """id(point): the plan saving least at its peak."""
+        return self._anchor()[3]
 
     @property
     def runtime(self) -> FrontierPoint:
-        return self.anchors[0]
+        return self._runtime
+
+    @property
+    def candidates(self) -> int:
+        """Distinct cuts the sweep found."""
+        return len(self.generator.cuts)
 
     @property
     def least(self) -> FrontierPoint:
@@ -208,7 +241,7 @@ class Frontier:
                 best is None or runtime.seconds <= best.seconds):
             return runtime
         if best is not None and best.peak is None:  # chosen by its preview: score it
-            best = self.generator.evaluate.point(best.saved, None, best.offloaded)
+            best = self.generator.evaluate.point(best.saved, best.lam, best.offloaded)
         return best
 
     def _candidates(self, lo: int, hi: int) -> list[tuple[int, object]]:

@@ -53,7 +53,7 @@ def generator(graph: JointGraph, bnet: BudgetNetwork, costs: CostModel, static: 
 
     parts = [first]
     for mu in _ladder(bnet.offload.link.directions()):
-        if not any(p.oversubscribed for p in parts[-1].points):
+        if not any(p.oversubscribed for p in parts[-1].previews):
             break
         parts.append(part(bnet.with_mu(mu, costs.scale)))
     parts.append(part(bnet.without_offload()))
@@ -93,6 +93,24 @@ class LinkedGenerator:
         self.evaluate = parts[0].evaluate
         self.bnet = parts[0].bnet
         self.solves = sum(p.solves for p in parts)
+        self._gaps: dict[int, _MergedGap] = {}
+        # The union needs every part's peak estimates; a byte budget needs none of them
+        # (``best_within``), so it is merged when first read.
+        self._merged: tuple[list[FrontierPoint], list] | None = None
+
+    @property
+    def points(self) -> list[FrontierPoint]:
+        return self._merge()[0]
+
+    @property
+    def cuts(self) -> list:
+        return self._merge()[1]
+
+    def _merge(self) -> tuple[list[FrontierPoint], list]:
+        """The parts' sweep cuts as one list of points (and their cuts), least bytes first."""
+        if self._merged is not None:
+            return self._merged
+        parts = self.parts
         every, keys = [], set()
         for part in parts:
             for k, p in enumerate(part.points):
@@ -125,9 +143,9 @@ class LinkedGenerator:
                     continue
             chosen.append((part, k))
         chosen.reverse()
-        self.points = [part.points[k] for part, k in chosen]
-        self.cuts = [part.cuts[k] for part, k in chosen]
-        self._gaps: dict[int, _MergedGap] = {}
+        self._merged = ([part.points[k] for part, k in chosen],
+                        [part.cuts[k] for part, k in chosen])
+        return self._merged
 
     def gap(self, k: int) -> _MergedGap:
         """The plans between point ``k - 1`` and point ``k`` from every part."""

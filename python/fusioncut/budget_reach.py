@@ -45,6 +45,7 @@ target or a listing first needs it.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 
 import numpy as np
@@ -209,8 +210,20 @@ class Generator:
         self.offload_bytes = bnet.offload_prices // self._scale
         limit = int(self.storage_w[runtime_saved].sum())
         self.cuts, self.solves = sweep(bnet, self.storage_w, limit)
-        self.points = [self.evaluate.point(c.saved, c.lam, c.offloaded) for c in self.cuts]
+        # The cuts' plans but for their peaks (a byte budget compares no more); ``points``
+        # scores them when first read.
+        self.previews = [dataclasses.replace(self.evaluate.preview(c.saved, c.offloaded),
+                                             lam=c.lam) for c in self.cuts]
+        self._points: list[FrontierPoint] | None = None
         self._gaps: dict[int, _Gap] = {}
+
+    @property
+    def points(self) -> list[FrontierPoint]:
+        """The sweep's cuts as plans, scored (peaks estimated), least storage first."""
+        if self._points is None:
+            self._points = [self.evaluate.point(c.saved, c.lam, c.offloaded)
+                            for c in self.cuts]
+        return self._points
 
     def gap(self, k: int) -> _Gap:
         """The plans between cut ``k - 1`` and cut ``k`` (``1 <= k < len(cuts)``)."""
@@ -225,12 +238,12 @@ class Generator:
         by their previews; the plan returned may be one (``peak`` None: ``Evaluator.point``
         scores it). ``best``: the best of other generators' plans, offered first (the search
         above the edge skips what cannot beat it)."""
-        fits = [k for k, p in enumerate(self.points) if p.saved_bytes <= limit]
+        fits = [k for k, p in enumerate(self.previews) if p.saved_bytes <= limit]
         best = Best() if best is None else best
         if not fits:
             return best.point
         for k in fits:
-            best.offer(self.points[k])
+            best.offer(self.previews[k])
         k = fits[-1] + 1
         if k < len(self.cuts):
             gap = self.gap(k)
