@@ -358,21 +358,22 @@ def _plan_key(saved: np.ndarray, offloaded: np.ndarray) -> bytes:
 
 def sweep(bnet: BudgetNetwork, storage_w: np.ndarray, limit: int, lam_lo: float = 0.0,
           fixed: np.ndarray | None = None, lam_hi: float | None = None,
-          edge_only: bool = False, solved: SweepCut | None = None
-          ) -> tuple[list[SweepCut], int]:
+          edge_only: bool = False, solved: tuple[SweepCut, ...] = ()
+          ) -> tuple[list[SweepCut], list[tuple[int, int]], int]:
     """The lower hull's cuts for ``lam >= lam_lo``, least storage first, up to the first
-    whose storage weight (``storage_w``, tie-break included) reaches ``limit``; and the
-    number of solves. ``fixed``: priced nodes that may not be recomputed. ``edge_only``: only
+    whose storage weight (``storage_w``, tie-break included) reaches ``limit``; their
+    ``BudgetNetwork.line``s; and the number of solves. ``fixed``: priced nodes that may not be recomputed. ``edge_only``: only
     the cuts on the way to the hull's edge across ``limit`` (a bisection: a hull cut left of
     one found below the limit keeps less and recomputes more, so its side is not refined).
-    ``solved``: the cut at one of the ends, solved already (not solved again or counted)."""
+    ``solved``: cuts at the ends, solved already (not solved again or counted)."""
     found: dict[bytes, tuple[SweepCut, int, int]] = {}
     solves = 0
 
     def run(lam: float) -> tuple[SweepCut, int, int]:
         nonlocal solves
-        if solved is not None and lam == solved.lam:
-            cut = solved
+        known = [c for c in solved if c.lam == lam]
+        if known:
+            cut = known[0]
         else:
             solves += 1
             cut = bnet.solve(lam, storage_w, fixed)
@@ -401,7 +402,7 @@ def sweep(bnet: BudgetNetwork, storage_w: np.ndarray, limit: int, lam_lo: float 
         lam_hi = max(lam_top, 1.0, 2 * lam_lo)
     between(run(lam_lo), run(lam_hi))
     cuts = sorted(found.values(), key=lambda e: (e[1], -e[2]))
-    return [c for c, _, _ in cuts], solves
+    return [c for c, _, _ in cuts], [(w, r) for _, w, r in cuts], solves
 
 
 def members(n: int, *sets: np.ndarray, but: np.ndarray = _NONE,

@@ -209,7 +209,7 @@ class Generator:
         self.price_bytes = bnet.prices // self._scale
         self.offload_bytes = bnet.offload_prices // self._scale
         limit = int(self.storage_w[runtime_saved].sum())
-        self.cuts, self.solves = sweep(bnet, self.storage_w, limit)
+        self.cuts, _, self.solves = sweep(bnet, self.storage_w, limit)
         # The cuts' plans but for their peaks (a byte budget compares no more); ``points``
         # scores them when first read.
         self.previews = [dataclasses.replace(self.evaluate.preview(c.saved, c.offloaded),
@@ -297,29 +297,45 @@ class Generator:
         when the problem is skipped: ``_bound`` says no plan of it fitting ``limit``
         recomputes less than ``best``; its further restrictions recompute no less)."""
         w = np.where(forbid, INF, self.storage_w) if forbid is not None else self.storage_w
+        top = (limit + 1) * self._scale
+        ends: tuple[SweepCut, ...] = ()
+        if lam_lo == 0:  # the least storage first: many trims keep too much to fit at all
+            least = self.bnet.solve(0.0, w, fixed)
+            self.solves += 1
+            if self.bnet.line(least, w)[0] >= top and self.evaluate.preview(
+                    least.saved, least.offloaded).saved_bytes > limit:
+                return None
+            ends = (least,)
         bound, solved = self._bound(lam_lo if lam_lo > 0 else lam_hi, w, fixed, limit)
         if self._beaten(bound, best):
             return None
-        cuts, solves = sweep(self.bnet, w, (limit + 1) * self._scale, lam_lo=lam_lo,
-                             fixed=fixed, lam_hi=lam_hi, edge_only=True, solved=solved)
+        if solved is not None:
+            ends += (solved,)
+        cuts, lines, solves = sweep(self.bnet, w, top, lam_lo=lam_lo, fixed=fixed,
+                                    lam_hi=lam_hi, edge_only=True, solved=ends)
         self.solves += solves
+        # The sweep's cuts are nested: one left of another below the limit keeps less and
+        # recomputes more, so the scan starts at the last cut the network counts below it
+        # (from the first when that one's own bytes do not fit after all).
+        start = max(sum(1 for m, _ in lines if m < top) - 1, 0)
+        if start > 0 and self.evaluate.preview(cuts[start].saved,
+                                               cuts[start].offloaded).saved_bytes > limit:
+            start = 0
         below = None
-        for c in cuts:
+        for c, (w_c, r_c) in zip(cuts[start:], lines[start:]):
             p = self.evaluate.preview(c.saved, c.offloaded)
             if p.saved_bytes <= limit:
                 best.offer(p)
-                below = c
+                below, w_b, r_b = c, w_c, r_c
                 continue
             if below is not None:
+                if w_b <= top < w_c and self._beaten(
+                        r_b + (r_c - r_b) * (top - w_b) / (w_c - w_b), best):
+                    return None  # the hull's edge bounds this problem and every restriction
                 gap = _Gap(self, below, c, fixed, forbid)
                 j = gap.best(limit)
                 if j >= 0:
                     best.offer(gap.preview(j))
-                (_, w_b, r_b), (_, w_c, r_c) = self._line(below), self._line(c)
-                top = (limit + 1) * self._scale
-                if w_b <= top < w_c and self._beaten(
-                        r_b + (r_c - r_b) * (top - w_b) / (w_c - w_b), best):
-                    return None  # the hull's edge bounds this problem and every restriction
                 if depth > 0:
                     lam = (w_c - w_b) / max(r_b - r_c, 1)
                     for jj in range(j + 1, min(j + 1 + _ROUNDS, len(gap.totals))):
