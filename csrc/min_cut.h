@@ -152,19 +152,24 @@ class FlowSolver {
 class CutSolver {
  public:
   // Returns false when there is no finite cut; unbounded_path() then holds an s -> t path of
-  // infinite arcs.
+  // infinite arcs. `same_pattern`: the caller guarantees that every arc is zero, finite or
+  // infinite exactly as in the previous call on the same graph, which then succeeded with the
+  // same `algorithm`: the reductions and the algorithm choice, which read nothing else, are
+  // kept from it (a parametric sweep changes finite capacities only).
   bool solve(const ResidualGraph& g, std::vector<int64_t>* residual, VertexId s, VertexId t,
-             Algorithm algorithm, bool check, const char* function) {
-    if (!reductions_.run(ResidualView(g, residual->data()), s, t)) return false;
-    if (algorithm == Algorithm::kAuto) {
-      int64_t infinite = 0, positive = 0;
-      for (int64_t r : *residual) {
-        infinite += r >= kInfinity;
-        positive += r > 0;
+             Algorithm algorithm, bool check, const char* function, bool same_pattern = false) {
+    if (!same_pattern) {
+      if (!reductions_.run(ResidualView(g, residual->data()), s, t)) return false;
+      if (algorithm == Algorithm::kAuto) {
+        int64_t infinite = 0, positive = 0;
+        for (int64_t r : *residual) {
+          infinite += r >= kInfinity;
+          positive += r > 0;
+        }
+        algorithm = choose_algorithm(algorithm, infinite, positive);
       }
-      algorithm = choose_algorithm(algorithm, infinite, positive);
+      used_ = algorithm;
     }
-    used_ = algorithm;
     flow_.run(g, residual, reductions_.role(), used_, check, function);
     return true;
   }

@@ -18,6 +18,9 @@
 //      v's split arc. solve() copies base_residual_ and writes the weights: the topology is never
 //      rebuilt.
 //   2. The returned cut is the canonical one of min_cut.h on this network.
+//   3. pattern_ holds, per node, whether the last solve's weight was zero, finite or infinite;
+//      when the next solve's weights fall the same way (a sweep over a price), its reductions
+//      and algorithm choice are those of the last one (CutSolver::solve's same_pattern).
 //
 // Construction is two steps: split() copies and validates the caller's arrays into the split
 // network's edge list (the binding holds the GIL for it), then the constructor builds the
@@ -184,8 +187,19 @@ class NodeCutGraph {
                       const char* function = "NodeCutGraph.solve") {
     check_capacity_array(function, "weights", weights, num_nodes_);
     residual_.assign(base_residual_.begin(), base_residual_.end());
-    for (VertexId v = 0; v < num_nodes_; ++v) residual_[split_arc_[v]] = weights[v];
-    if (!solver_.solve(graph_, &residual_, source_, sink_, algorithm, check, function)) {
+    // Invariant 3: the reductions depend only on which weights are zero, finite or infinite.
+    bool same = reusable_ && algorithm == last_algorithm_;
+    pattern_.resize(static_cast<size_t>(num_nodes_));
+    for (VertexId v = 0; v < num_nodes_; ++v) {
+      const int64_t w = weights[v];
+      residual_[split_arc_[v]] = w;
+      const uint8_t kind = w == 0 ? 0 : (w >= kInfinity ? 2 : 1);
+      same = same && pattern_[v] == kind;
+      pattern_[v] = kind;
+    }
+    reusable_ = false;  // until this solve succeeds
+    last_algorithm_ = algorithm;
+    if (!solver_.solve(graph_, &residual_, source_, sink_, algorithm, check, function, same)) {
       std::vector<int64_t> nodes;
       for (VertexId x : solver_.unbounded_path()) {
         if (x >= source_) continue;
@@ -196,6 +210,7 @@ class NodeCutGraph {
           " form a path of infinite weights and edges from source to sink";
       throw UnboundedCut(message, std::move(nodes));
     }
+    reusable_ = true;
     const uint8_t* in_sink = solver_.in_sink().data();
     NodeCutResult result;
     result.algorithm = solver_.used();
@@ -264,6 +279,9 @@ class NodeCutGraph {
   std::vector<ArcId> split_arc_;        // invariant 1
   std::vector<int64_t> residual_;       // the residual of the current solve
   CutSolver solver_;
+  std::vector<uint8_t> pattern_;        // invariant 3: per node, weight 0, finite or infinite
+  bool reusable_ = false;               // the last solve succeeded on pattern_
+  Algorithm last_algorithm_ = Algorithm::kAuto;
   std::vector<int64_t> initial_;        // solve_components(): the residual before the solve
   ResidualComponents all_;              // solve_components(): per split-network vertex
 };

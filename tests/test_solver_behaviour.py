@@ -87,6 +87,38 @@ def test_node_cut_graph_is_deterministic_across_resolves():
     assert fresh.cut_nodes.tolist() == first.cut_nodes.tolist()
 
 
+@pytest.mark.parametrize("algorithm", ["auto", "push_relabel", "boykov_kolmogorov"])
+def test_resolves_that_keep_or_change_the_zero_finite_infinite_pattern_match_a_fresh_graph(
+        algorithm):
+    """NodeCutGraph keeps its reductions while every weight stays zero, finite or infinite as
+    in the last successful solve (a parametric sweep): each result, with a pattern kept,
+    changed, or after a solve with no finite cut, equals a fresh graph's."""
+    rng = np.random.default_rng(11)
+    n = 240
+    src, dst = rng.integers(0, n, 700), rng.integers(0, n, 700)
+    ends = dict(source_in=np.arange(8), sink_out=np.arange(n - 8, n))
+    graph = fusioncut.NodeCutGraph(n, src, dst, **ends)
+    pattern = rng.integers(0, 3, n)  # 0: zero, 1: finite, 2: infinite
+    for step in range(40):
+        if step % 5 == 4:  # a new pattern now and then
+            pattern = rng.integers(0, 3, n)
+        weights = np.where(pattern == 0, 0, np.where(pattern == 2, INF,
+                                                     rng.integers(1, 50, n)))
+        if step == 17:  # no finite cut: an infinite path from source to sink
+            weights = np.full(n, INF, dtype=np.int64)
+        fresh = fusioncut.NodeCutGraph(n, src, dst, **ends)
+        try:
+            want = fresh.solve(weights, algorithm=algorithm, check=True)
+        except ValueError:
+            with pytest.raises(ValueError):
+                graph.solve(weights, algorithm=algorithm, check=True)
+            continue
+        got = graph.solve(weights, algorithm=algorithm, check=True)
+        assert got.value == want.value
+        np.testing.assert_array_equal(got.source_side_in, want.source_side_in)
+        np.testing.assert_array_equal(got.source_side_out, want.source_side_out)
+
+
 def recorded(name):
     path = os.path.join(DATA, f"{name}.npz")
     if not os.path.exists(path):
