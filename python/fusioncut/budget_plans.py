@@ -393,12 +393,12 @@ def sweep(bnet: BudgetNetwork, storage_w: np.ndarray, limit: int, lam_lo: float 
             between(a, m)
         between(m, b)
 
-    every = np.concatenate([bnet.prices, bnet.offload_prices])
-    positive = every[every > 0]
-    finite = storage_w[storage_w < INF]
-    # Above lam_top no recomputation is worth any storage: the top cut recomputes least.
-    lam_top = (float(finite.sum()) + 1.0) / float(positive.min()) if len(positive) else 1.0
     if lam_hi is None:
+        every = np.concatenate([bnet.prices, bnet.offload_prices])
+        positive = every[every > 0]
+        finite = storage_w[storage_w < INF]
+        # Above lam_top no recomputation is worth any storage: the top cut recomputes least.
+        lam_top = (float(finite.sum()) + 1.0) / float(positive.min()) if len(positive) else 1.0
         lam_hi = max(lam_top, 1.0, 2 * lam_lo)
     between(run(lam_lo), run(lam_hi))
     cuts = sorted(found.values(), key=lambda e: (e[1], -e[2]))
