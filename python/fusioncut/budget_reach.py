@@ -35,12 +35,15 @@ less and recomputes more); a problem is skipped when one minimum cut bounds ever
 that fits, by Lagrangian duality, within ``_SLACK`` of the best plan's price so far, and the
 hull edge its sweep finds bounds its trims and later fill rounds the same way (restrictions
 only shrink a problem); the best plan is shared by the link's sweeps; the knapsack runs in C++
-(``_core.gap_knapsack``). The bounds are in the network's prices, which the evaluator's seconds
-follow but do not equal. On the bench models 4 of 50 byte-budget plans moved, each by under
-0.11% of its seconds.
+(``_core.gap_knapsack``); a trim's least-storage cut is solved first (a trim that keeps too
+much to fit ends there); an edge's bound comes before its knapsack (the knapsack's plans lie on
+the edge's line); the scan for plans under the limit starts at the last cut the network counts
+below it. The bounds are in the network's prices, which the evaluator's seconds follow but do
+not equal. On the bench models these moved 4 of 50 byte-budget plans (the skip, 2026-11-28)
+and 3 of 90 (the edge's bound first, 2026-11-29), each by under 0.11% of its seconds.
 
-``Generator`` holds the sweep's cuts (evaluated at once) and builds a gap's programme when a
-target or a listing first needs it.
+``Generator`` holds the sweep's cuts (previewed at once, scored when ``points`` is first read)
+and builds a gap's programme when a target or a listing first needs it.
 """
 
 from __future__ import annotations
