@@ -36,11 +36,11 @@ that fits, by Lagrangian duality, within ``_SLACK`` of the best plan's price so 
 hull edge its sweep finds bounds its trims and later fill rounds the same way (restrictions
 only shrink a problem); the best plan is shared by the link's sweeps; the knapsack runs in C++
 (``_core.gap_knapsack``); a trim's least-storage cut is solved first (a trim that keeps too
-much to fit ends there); an edge's bound comes before its knapsack (the knapsack's plans lie on
-the edge's line); the scan for plans under the limit starts at the last cut the network counts
-below it. The bounds are in the network's prices, which the evaluator's seconds follow but do
-not equal. On the bench models these moved 4 of 50 byte-budget plans (the skip, 2026-11-28)
-and 3 of 90 (the edge's bound first, 2026-11-29), each by under 0.11% of its seconds.
+much to fit ends there); an edge's knapsack is skipped when the edge's value at the limit is
+no lower than the best plan's price (its plans lie on the edge's line); the scan for plans
+under the limit starts at the last cut the network counts below it. The bounds are in the
+network's prices, which the evaluator's seconds follow but do not equal. On the bench models
+the skip's slack moved 4 of 50 byte-budget plans, each by under 0.11% of its seconds.
 
 ``Generator`` holds the sweep's cuts (previewed at once, scored when ``points`` is first read)
 and builds a gap's programme when a target or a listing first needs it.
@@ -332,13 +332,18 @@ class Generator:
                 below, w_b, r_b = c, w_c, r_c
                 continue
             if below is not None:
-                if w_b <= top < w_c and self._beaten(
-                        r_b + (r_c - r_b) * (top - w_b) / (w_c - w_b), best):
-                    return None  # the hull's edge bounds this problem and every restriction
+                # The edge's plans lie on its line: its value at the limit bounds them all, and
+                # every plan of this problem and its restrictions.
+                edge = r_b + (r_c - r_b) * (top - w_b) / (w_c - w_b) \
+                    if w_b <= top < w_c else -math.inf
+                if edge >= best.price(self.bnet):
+                    return None  # the knapsack cannot beat the best either
                 gap = _Gap(self, below, c, fixed, forbid)
                 j = gap.best(limit)
                 if j >= 0:
                     best.offer(gap.preview(j))
+                if self._beaten(edge, best):
+                    return None
                 if depth > 0:
                     lam = (w_c - w_b) / max(r_b - r_c, 1)
                     for jj in range(j + 1, min(j + 1 + _ROUNDS, len(gap.totals))):
