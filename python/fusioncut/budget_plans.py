@@ -362,19 +362,18 @@ def sweep(bnet: BudgetNetwork, storage_w: np.ndarray, limit: int, lam_lo: float 
           ) -> tuple[list[SweepCut], list[tuple[int, int]], int]:
     """The lower hull's cuts for ``lam >= lam_lo``, least storage first, up to the first
     whose storage weight (``storage_w``, tie-break included) reaches ``limit``; their
-    ``BudgetNetwork.line``s; and the number of solves. ``fixed``: priced nodes that may not be recomputed. ``edge_only``: only
-    the cuts on the way to the hull's edge across ``limit`` (a bisection: a hull cut left of
-    one found below the limit keeps less and recomputes more, so its side is not refined).
-    ``solved``: cuts at the ends, solved already (not solved again or counted)."""
+    ``BudgetNetwork.line``s; and the number of solves. ``fixed``: priced nodes that may not
+    be recomputed. ``edge_only``: only the cuts on the way to the hull's edge across
+    ``limit`` (a bisection: a hull cut left of one found below the limit keeps less and
+    recomputes more, so its side is not refined). ``solved``: cuts at the ends, solved
+    already (not solved again or counted)."""
     found: dict[bytes, tuple[SweepCut, int, int]] = {}
     solves = 0
 
     def run(lam: float) -> tuple[SweepCut, int, int]:
         nonlocal solves
-        known = [c for c in solved if c.lam == lam]
-        if known:
-            cut = known[0]
-        else:
+        cut = next((c for c in solved if c.lam == lam), None)
+        if cut is None:
             solves += 1
             cut = bnet.solve(lam, storage_w, fixed)
         return found.setdefault(cut.key, (cut, *bnet.line(cut, storage_w)))
