@@ -20,6 +20,7 @@ import copy
 import threading
 import warnings
 
+import numpy as np
 import pytest
 import torch
 import torch.fx as fx
@@ -27,6 +28,7 @@ from functorch.compile import aot_function, nop
 
 import fusioncut
 from fusioncut import Options
+from fusioncut.graph import JointGraph
 from fusioncut.budget_annotation import REGION_KEY
 from fusioncut.report import explain_joint
 from fusioncut.report.pareto import format_pareto, pareto_report
@@ -219,6 +221,15 @@ def test_budget_annotations_outside_0_1_name_node_key_and_range(joint, key, valu
         refused(lambda: entry_points(joint.num_fwd_outputs)[entry](gm),
                 f"{entry}: the activation memory budget {where} of node 'relu' = ",
                 "is invalid; expected a number in [0, 1]")
+
+
+@pytest.mark.parametrize("key", ["custom", "memory_budget"])
+def test_a_numpy_budget_annotation_is_read_as_the_float(joint, key):
+    for value in (np.float32(0.25), np.float64(0.25), np.int64(0)):
+        gm = copy.deepcopy(joint.joint_module)
+        _annotate(gm, key, value)
+        graph = JointGraph.from_fx(gm, joint.num_fwd_outputs)
+        assert graph.memory_budget == float(value) and type(graph.memory_budget) is float
 
 
 @pytest.mark.parametrize("value", BAD_BUDGETS)

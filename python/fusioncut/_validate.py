@@ -12,12 +12,31 @@ A new field reuses it in one line, e.g. in a ``__post_init__``::
     check_number("Device", "host_bandwidth", self.host_bandwidth, 1.0, MAX_BANDWIDTH)
     check_number("Options", "offload_budget_bytes", value, 0, MAX_BYTES, integer=True)
 
+A field that takes a number first passes through ``plain_number``, so that a value computed
+with numpy (``np.int64``, ``np.float32``) is taken as the builtin it stands for.
+
 Nothing here imports torch or numpy.
 """
 
 from __future__ import annotations
 
-__all__ = ["check_number", "shown"]
+import numbers
+
+__all__ = ["check_number", "plain_number", "shown"]
+
+
+def plain_number(value: object) -> object:
+    """``value`` as a builtin ``int`` or ``float`` when it is a real number of another type (a
+    numpy scalar, a ``Fraction``): a budget computed with numpy is accepted, and compares,
+    hashes and prints as the builtin does. Anything else (a bool, a string, None, a builtin
+    number, a float it cannot become) comes back unchanged, for ``check_number`` to judge."""
+    if isinstance(value, bool) or type(value) in (int, float) \
+            or not isinstance(value, numbers.Real):
+        return value
+    try:
+        return int(value) if isinstance(value, numbers.Integral) else float(value)
+    except (OverflowError, ValueError, TypeError):
+        return value
 
 
 def shown(value: object) -> str:

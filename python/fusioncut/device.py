@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from fusioncut._files import FileProblem, atomic_output, read_text
-from fusioncut._validate import check_number, shown
+from fusioncut._validate import check_number, plain_number, shown
 
 __all__ = ["PRESETS", "Device", "resolve_device"]
 
@@ -96,6 +96,8 @@ class Device:
         if not isinstance(self.name, str) or not self.name:
             raise ValueError(f"Device: name = {shown(self.name)} is invalid; expected a "
                              "non-empty string")
+        for field in (*FIELD_BOUNDS, "host_bandwidth", "offload_hidden"):
+            object.__setattr__(self, field, plain_number(getattr(self, field)))
         for field, (lo, hi) in FIELD_BOUNDS.items():
             check_number("Device", field, getattr(self, field), lo, hi)
         if not isinstance(self.source, str):

@@ -24,7 +24,7 @@ import sys
 import textwrap
 from dataclasses import dataclass, fields
 
-from fusioncut._validate import check_number, shown
+from fusioncut._validate import check_number, plain_number, shown
 from fusioncut.device import PRESETS, Device, resolve_device
 
 MODES = ("runtime", "memory")
@@ -42,6 +42,9 @@ MAX_TARGET_BYTES = 2**62
 """Largest ``memory_budget_bytes`` / ``peak_memory_bytes``: the solver's INF. No graph saves or
 peaks at more (sizes are int64 byte counts), so a larger target would choose the same plan."""
 MAX_PEAK_MARGIN = 10  # a measured peak eleven times the estimate would be no estimate at all
+_NUMBERS = ("reduction_ratio", "unmaterialized_factor", "symint_bytes", "distance_cap",
+            "unbacked_size_hint", "memory_budget", "memory_budget_bytes", "peak_memory_bytes",
+            "peak_margin")  # the numeric fields
 PEAK_MARGIN = 0.20
 """The default ``Options.peak_margin``: the fraction by which a step's measured peak may exceed
 the plan's estimated peak (``peak.py``). From docs/budget.md ("The margin, re-derived"):
@@ -100,7 +103,9 @@ class Options:
     Rejects: a field of the wrong type (a bool or float where an int is expected, a string
     number) or outside its range, as ``ValueError`` naming the field, the value and the valid
     range. The integer ranges keep every weight computation inside int64 (bytes x factor and
-    sizes x itemsize stay below the solver's 2**62), so no option can wrap a weight."""
+    sizes x itemsize stay below the solver's 2**62), so no option can wrap a weight. A numpy
+    number (``np.int64`` bytes, an ``np.float32`` budget) is taken as the builtin ``int`` or
+    ``float`` it stands for, and held as that."""
 
     mode: str = "runtime"
     """``"runtime"`` (the paper's setting): only ops the compiler fuses may be recomputed,
@@ -222,6 +227,8 @@ class Options:
         def bad(name: str, value: object, valid: str) -> ValueError:
             return ValueError(f"Options: {name} = {shown(value)} is invalid; expected {valid}")
 
+        for name in _NUMBERS:  # numpy scalars as the builtins they stand for
+            object.__setattr__(self, name, plain_number(getattr(self, name)))
         if not isinstance(self.mode, str) or self.mode not in MODES:
             raise bad("mode", self.mode, "one of " + ", ".join(repr(m) for m in MODES))
         ratio = self.reduction_ratio  # compared exactly: no float() of a huge int, NaN fails
