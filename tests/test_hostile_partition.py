@@ -808,6 +808,43 @@ def crossing(crossing_module):
     return p, sym
 
 
+# --- a frontier's own targets ------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def frontier(joint):
+    return fusioncut.pareto(fresh(joint), num_fwd_outputs=joint.num_fwd_outputs)
+
+
+BAD_LIMITS = [-1, 0.5, float("nan"), float("inf"), True, None, "1024", 2**62 + 1]
+
+
+@pytest.mark.parametrize("method", ["best_within", "for_bytes", "for_peak"])
+@pytest.mark.parametrize("limit", BAD_LIMITS)
+def test_frontier_byte_targets_outside_range_name_method_and_range(frontier, method, limit):
+    raises(ValueError, f"Frontier.{method}: limit = ", "expected an integer in [0, 2**62]",
+           fn=getattr(frontier, method), limit=limit)
+
+
+@pytest.mark.parametrize("b", [-0.1, 1.5, float("nan"), True, None, "0.5"])
+def test_frontier_for_budget_outside_0_1_is_named(frontier, b):
+    raises(ValueError, "Frontier.for_budget: b = ", "expected a number in [0, 1]",
+           fn=frontier.for_budget, b=b)
+
+
+@pytest.mark.parametrize("margin", [-0.1, 11, float("nan"), None])
+def test_frontier_for_peak_margin_outside_range_is_named(frontier, margin):
+    raises(ValueError, "Frontier.for_peak: margin = ", "expected a number in [0, 10]",
+           fn=frontier.for_peak, limit=10**6, margin=margin)
+
+
+def test_frontier_targets_take_numpy_numbers_as_builtins(frontier):
+    limit = frontier.runtime.saved_bytes
+    assert frontier.for_bytes(np.int64(limit)) == frontier.for_bytes(limit)
+    assert frontier.for_peak(np.int64(10**6)) == frontier.for_peak(10**6)
+    assert frontier.for_budget(np.float32(0.5)) is frontier.for_budget(0.5)
+
+
 # --- docstrings ---------------------------------------------------------------------------------
 
 

@@ -76,7 +76,7 @@ NUMERIC = {"memory_budget": "a number in [0, 1] or None",
 
 @pytest.mark.parametrize("field", sorted(NUMERIC))
 @pytest.mark.parametrize("value", values(HUGE, -HUGE, 2**62 + 1, math.nan, math.inf, True, "1",
-                                         np.int64(1), 1 + 0j))
+                                         np.int64(-1), np.bool_(True), 1 + 0j))
 def test_options_numeric_fields_refuse_hostile_values_naming_the_range(field, value):
     if field == "memory_budget" and isinstance(value, int) and 0 <= value <= 1:
         return  # True is refused below; 1 is a budget

@@ -54,7 +54,14 @@ from fusioncut.budget_polish import polish
 from fusioncut.cost import CostModel
 from fusioncut.device import Device
 from fusioncut.graph import JointGraph
-from fusioncut.options import GPU_PEAK_MARGIN, LOW_PRECISION_PEAK_MARGIN, PEAK_MARGIN
+from fusioncut._validate import check_number, plain_number
+from fusioncut.options import (
+    GPU_PEAK_MARGIN,
+    LOW_PRECISION_PEAK_MARGIN,
+    MAX_PEAK_MARGIN,
+    MAX_TARGET_BYTES,
+    PEAK_MARGIN,
+)
 
 __all__ = ["GPU_PEAK_MARGIN", "LOW_PRECISION_PEAK_MARGIN", "PEAK_MARGIN", "BudgetChoice",
            "BudgetWarning", "Frontier", "FrontierPoint", "budget_network", "choose", "frontier",
@@ -235,7 +242,8 @@ class Frontier:
         and the runtime plan. None when no plan saves that little. Built per call (a whole
         partition with it at most 2.1x a runtime one on GPT-48, 2.9x on the 8-layer Llama,
         docs/budget.md "Byte budgets in partition time, again"); ``memory_budget_bytes``
-        takes it."""
+        takes it. ``limit`` outside ``[0, 2**62]`` or not an integer: ``ValueError``."""
+        limit = _target("best_within", "limit", limit)
         best = self.generator.best_within(limit)
         runtime = self.runtime
         if runtime.saved_bytes <= limit and (
@@ -347,7 +355,9 @@ class Frontier:
 
     def for_budget(self, b: float) -> FrontierPoint:
         """The plan for ``memory_budget = b`` (PyTorch's meaning: 0 the least memory, 1 the
-        runtime plan)."""
+        runtime plan); ``b`` outside ``[0, 1]``: ``ValueError``."""
+        b = plain_number(b)
+        check_number("Frontier.for_budget", "b", b, 0, 1)
         lo, hi = self.least.saved_bytes, self.runtime.saved_bytes
         if b <= 0:
             return self.least  # every other point saves more (no gap needs a walk)
@@ -359,6 +369,7 @@ class Frontier:
         bytes (``best_within``: the knapsack between the sweep's cuts and the search above
         their edge, not only the points), and by how many bytes it misses (0 when it fits;
         below every plan, the sweep's least-storage cut)."""
+        limit = _target("for_bytes", "limit", limit)
         best = self.best_within(limit)
         if best is None:  # below every plan: the one saving fewest bytes (least storage)
             best = min(self.generator.points + [self.least], key=lambda p: p.saved_bytes)
@@ -373,6 +384,10 @@ class Frontier:
         peaks below every point), found by offloading the values a point holds through its
         peak (``budget_polish.polish``), replaces it. Returns the plan and by how many bytes
         its raised estimate misses the limit (0 when it fits)."""
+        limit = _target("for_peak", "limit", limit)
+        margin = plain_number(margin)
+        check_number("Frontier.for_peak", "margin", margin, 0, MAX_PEAK_MARGIN)
+
         def fits(p: FrontierPoint) -> bool:
             return raised(p.peak.peak, margin) <= limit
 
@@ -400,6 +415,15 @@ def peak_margin_for(graph: JointGraph) -> float:
 def raised(peak: int, margin: float) -> int:
     """``peak`` raised by the fraction ``margin``, in whole bytes."""
     return int(math.ceil(peak * (1.0 + margin)))
+
+
+def _target(method: str, name: str, value: object) -> int:
+    """A byte target handed to ``Frontier.method``, as an int (numpy ints taken); ValueError
+    naming the method, the argument and the range otherwise."""
+    value = plain_number(value)
+    check_number(f"Frontier.{method}", name, value, 0, MAX_TARGET_BYTES, integer=True,
+                 valid="an integer in [0, 2**62] (bytes)")
+    return value
 
 
 _PLANS_PER_GAP = 48  # plans a sweep gap offers (spread evenly over its reachable bytes)
