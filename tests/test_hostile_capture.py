@@ -31,6 +31,7 @@ import math
 import os
 from types import SimpleNamespace
 
+import numpy as np
 import pytest
 import torch
 from functorch.compile import aot_function, min_cut_rematerialization_partition, nop
@@ -174,6 +175,24 @@ def test_capture_arguments_are_named(call, error, needle):
         call()
     assert needle in str(info.value), str(info.value)
     assert len(str(info.value)) < 300
+
+
+@pytest.mark.parametrize("extra, names", [({"budgets": (0.5,)}, "budgets applies"),
+                                          ({"compare": False}, "compare applies"),
+                                          ({"via": "aot", "budgets": [0.1]}, "budgets, via apply")])
+def test_pareto_of_a_joint_graph_refuses_the_arguments_of_a_models_report(extra, names):
+    joint = capture(Lin(), x8(), via="aot")
+    with pytest.raises(TypeError) as info:
+        fusioncut.pareto(joint.joint_module, num_fwd_outputs=joint.num_fwd_outputs, **extra)
+    assert f"pareto: {names} to a model, not to a joint graph" in str(info.value)
+    front = fusioncut.pareto(joint.joint_module, num_fwd_outputs=joint.num_fwd_outputs)
+    assert front.for_budget(0.5) is not None
+
+
+def test_pareto_takes_numpy_budgets():
+    report = fusioncut.pareto(Lin(), x8(), budgets=(np.float32(0.5), np.float64(1.0)),
+                              compare=False)
+    assert [(type(row.budget), row.budget) for row in report.rows] == [(float, 0.5), (float, 1.0)]
 
 
 # --- nothing to partition, errors of the model ---------------------------------------------------

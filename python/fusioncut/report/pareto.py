@@ -39,7 +39,7 @@ import numpy as np
 import torch.fx as fx
 
 from fusioncut import _torch_compat
-from fusioncut._validate import check_number, shown
+from fusioncut._validate import check_number, plain_number, shown
 from fusioncut.budget import Frontier, FrontierPoint, choose, saved_activation_bytes
 from fusioncut.decision import Decision, decide_module, frontier_of, no_offload_reason
 from fusioncut.decision import pareto as joint_frontier
@@ -183,9 +183,19 @@ def pareto(target: Any, *args: Any, num_fwd_outputs: int | None = None,
     target in ``options`` is ignored (every budget is scored).
 
     Rejects what ``explain`` rejects, ``budgets`` that is not a non-empty sequence of numbers
-    in [0, 1] (``ValueError`` naming the entry) and a ``compare`` that is not a bool
-    (``TypeError``)."""
+    in [0, 1] (``ValueError`` naming the entry; numpy numbers are taken), a ``compare`` that
+    is not a bool (``TypeError``), and ``budgets``, ``compare`` or ``via`` given with a joint
+    graph (``TypeError``: they shape the report of a model; a ``Frontier`` answers a budget
+    with ``for_budget``)."""
     if num_fwd_outputs is not None:
+        given = [name for name, ignored in (("budgets", budgets is not BUDGETS),
+                                            ("compare", compare is not True),
+                                            ("via", via != "dynamo")) if ignored]
+        if given:
+            verb = "applies" if len(given) == 1 else "apply"
+            raise TypeError(f"pareto: {', '.join(given)} {verb} to a model, not to a joint graph "
+                            f"(num_fwd_outputs given): the joint graph's Frontier is returned; "
+                            f"ask it for a budget's plan with Frontier.for_budget(b)")
         return joint_frontier(target, *args, num_fwd_outputs=num_fwd_outputs, options=options,
                               **kwargs)
     if options is not None and not isinstance(options, Options):
@@ -214,6 +224,7 @@ def check_budgets(budgets: Any) -> tuple[float, ...]:
     if not budgets:
         raise ValueError("pareto: budgets = () is invalid; expected at least one number in "
                          "[0, 1]")
+    budgets = tuple(plain_number(b) for b in budgets)
     for k, b in enumerate(budgets):
         check_number("pareto", f"budgets[{k}]", b, 0, 1)
     return tuple(float(b) for b in budgets)
