@@ -247,3 +247,12 @@ def test_a_plans_floor_bounds_its_start_bound_from_its_preview():
             checked += 1
     assert checked >= 1
     assert all(p.peak.peak >= p.saved_bytes for p in front.plans)
+
+
+def test_gaps_walk_alike_for_any_integer_index():
+    _, front = _small_front(0.9, 0.2)
+    assert len(front.anchors) > 2
+    for k in range(1, len(front.anchors)):
+        walked = [p.key for p in front.walk_gap(k)]
+        assert [p.key for p in front.walk_gap(np.int64(k))] == walked
+        assert {p.key for p in front.gap_previews(np.int32(k))} >= set(walked)

@@ -838,6 +838,13 @@ def test_frontier_for_peak_margin_outside_range_is_named(frontier, margin):
            fn=frontier.for_peak, limit=10**6, margin=margin)
 
 
+@pytest.mark.parametrize("method", ["walk_gap", "gap_previews"])
+@pytest.mark.parametrize("k", [0, -1, "1", 1.0, None, True, 10**6])
+def test_frontier_gaps_outside_range_are_named(frontier, method, k):
+    raises(ValueError, f"Frontier.{method}: k = ", "(the gap before anchor k)",
+           fn=getattr(frontier, method), k=k)
+
+
 def test_frontier_targets_take_numpy_numbers_as_builtins(frontier):
     limit = frontier.runtime.saved_bytes
     assert frontier.for_bytes(np.int64(limit)) == frontier.for_bytes(limit)

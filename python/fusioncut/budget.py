@@ -54,7 +54,7 @@ from fusioncut.budget_polish import polish
 from fusioncut.cost import CostModel
 from fusioncut.device import Device
 from fusioncut.graph import JointGraph
-from fusioncut._validate import check_number, plain_number
+from fusioncut._validate import check_number, plain_number, shown
 from fusioncut.options import (
     GPU_PEAK_MARGIN,
     LOW_PRECISION_PEAK_MARGIN,
@@ -323,8 +323,20 @@ class Frontier:
     def gap_previews(self, k: int) -> list[FrontierPoint]:
         """Every plan the walk of the gap before anchor k may yield, in walk order, as
         ``Evaluator.preview`` scores it (its peak left out unless estimated before): the
-        points ``walk_gap(k)`` yields are among them, in the same order."""
+        points ``walk_gap(k)`` yields are among them, in the same order. ``k`` outside
+        ``[1, len(anchors) - 1]``: ``ValueError``."""
+        k = plain_number(k)
+        self._check_gap("gap_previews", k)
         return [self._preview(entry) for entry in self._gap_state(k)[1]]
+
+    def _check_gap(self, method: str, k: object) -> None:
+        """``ValueError`` unless ``k`` names a gap: an int in [1, len(anchors) - 1]."""
+        n = len(self.anchors)
+        if not (isinstance(k, int) and not isinstance(k, bool) and 1 <= k < n):
+            valid = f"an integer in [1, {n - 1}]" if n > 1 else \
+                "nothing: the frontier has one anchor and no gap"
+            raise ValueError(f"Frontier.{method}: k = {shown(k)} is invalid; expected {valid} "
+                             f"(the gap before anchor k)")
 
     def _gap(self, k: int) -> list[FrontierPoint]:
         """The points strictly between anchors k - 1 and k."""
@@ -344,7 +356,9 @@ class Frontier:
 
     def walk_gap(self, k: int):
         """The points strictly between anchors k - 1 and k, in order, evaluated as the caller
-        reaches them."""
+        reaches them. ``k`` outside ``[1, len(anchors) - 1]``: ``ValueError``."""
+        k = plain_number(k)
+        self._check_gap("walk_gap", k)
         return self._walk(k)
 
     def _tie(self, point: FrontierPoint, other: FrontierPoint) -> None:
