@@ -49,12 +49,12 @@ from fusioncut.budget_plans import (
     BudgetNetwork, FrontierPoint, budget_network, saved_activation_bytes,
 )
 from fusioncut._log import format_bytes, logger
+from fusioncut._validate import check_number, plain_number, shown
 from fusioncut.budget_link import generator as plans_in_reach
 from fusioncut.budget_polish import polish
 from fusioncut.cost import CostModel
 from fusioncut.device import Device
 from fusioncut.graph import JointGraph
-from fusioncut._validate import check_number, plain_number, shown
 from fusioncut.options import (
     GPU_PEAK_MARGIN,
     LOW_PRECISION_PEAK_MARGIN,

@@ -42,9 +42,6 @@ MAX_TARGET_BYTES = 2**62
 """Largest ``memory_budget_bytes`` / ``peak_memory_bytes``: the solver's INF. No graph saves or
 peaks at more (sizes are int64 byte counts), so a larger target would choose the same plan."""
 MAX_PEAK_MARGIN = 10  # a measured peak eleven times the estimate would be no estimate at all
-_NUMBERS = ("reduction_ratio", "unmaterialized_factor", "symint_bytes", "distance_cap",
-            "unbacked_size_hint", "memory_budget", "memory_budget_bytes", "peak_memory_bytes",
-            "peak_margin")  # the numeric fields
 PEAK_MARGIN = 0.20
 """The default ``Options.peak_margin``: the fraction by which a step's measured peak may exceed
 the plan's estimated peak (``peak.py``). From docs/budget.md ("The margin, re-derived"):
@@ -93,6 +90,11 @@ def _document_fields(cls: type) -> type:
         lines.append("")
     cls.__doc__ = inspect.cleandoc(cls.__doc__ or "") + "\n" + "\n".join(lines)
     return cls
+
+
+_NUMBERS = ("reduction_ratio", "unmaterialized_factor", "symint_bytes", "distance_cap",
+            "unbacked_size_hint", "memory_budget", "memory_budget_bytes", "peak_memory_bytes",
+            "peak_margin")  # the numeric fields
 
 
 @_document_fields
