@@ -12,8 +12,9 @@ A new field reuses it in one line, e.g. in a ``__post_init__``::
     check_number("Device", "host_bandwidth", self.host_bandwidth, 1.0, MAX_BANDWIDTH)
     check_number("Options", "offload_budget_bytes", value, 0, MAX_BYTES, integer=True)
 
-A field that takes a number first passes through ``plain_number``, so that a value computed
-with numpy (``np.int64``, ``np.float32``) is taken as the builtin it stands for.
+``check_number`` takes a value computed with numpy (``np.int64``, ``np.float32``) as the builtin
+it stands for (``plain_number``) and returns that builtin; a dataclass converts its fields with
+``plain_number`` before checking them, so that it holds the builtins.
 
 Nothing here imports torch or numpy.
 """
@@ -53,10 +54,12 @@ def shown(value: object) -> str:
 
 def check_number(owner: str, name: str, value: object, lo: float, hi: float, *,
                  integer: bool = False, lo_open: bool = False,
-                 valid: str | None = None) -> None:
-    """Raise ``ValueError("{owner}: {name} = {value} is invalid; expected {valid}")`` unless
-    ``value`` is an int (``integer``) or an int or float, not a bool, in ``[lo, hi]`` (``(lo,
-    hi]`` with ``lo_open``). ``valid`` overrides the description of the range."""
+                 valid: str | None = None) -> int | float:
+    """``plain_number(value)``, after raising ``ValueError("{owner}: {name} = {value} is
+    invalid; expected {valid}")`` unless it is an int (``integer``) or an int or float, not a
+    bool, in ``[lo, hi]`` (``(lo, hi]`` with ``lo_open``). ``valid`` overrides the
+    description of the range."""
+    value = plain_number(value)
     kinds = (int,) if integer else (int, float)
     ok = isinstance(value, kinds) and not isinstance(value, bool) and (
         (lo < value if lo_open else lo <= value) and value <= hi)  # NaN: both False
@@ -66,3 +69,4 @@ def check_number(owner: str, name: str, value: object, lo: float, hi: float, *,
             valid = (f"an integer in [{lo}, {hi}]" if integer
                      else f"a number in {left}{lo:g}, {hi:g}]")
         raise ValueError(f"{owner}: {name} = {shown(value)} is invalid; expected {valid}")
+    return value

@@ -49,7 +49,7 @@ from fusioncut.budget_plans import (
     BudgetNetwork, FrontierPoint, budget_network, saved_activation_bytes,
 )
 from fusioncut._log import format_bytes, logger
-from fusioncut._validate import check_number, plain_number, shown
+from fusioncut._validate import check_number
 from fusioncut.budget_link import generator as plans_in_reach
 from fusioncut.budget_polish import polish
 from fusioncut.cost import CostModel
@@ -243,7 +243,9 @@ class Frontier:
         partition with it at most 2.1x a runtime one on GPT-48, 2.9x on the 8-layer Llama,
         docs/budget.md "Byte budgets in partition time, again"); ``memory_budget_bytes``
         takes it. ``limit`` outside ``[0, 2**62]`` or not an integer: ``ValueError``."""
-        limit = _target("best_within", "limit", limit)
+        return self._best_within(_target("best_within", "limit", limit))
+
+    def _best_within(self, limit: int) -> FrontierPoint | None:
         best = self.generator.best_within(limit)
         runtime = self.runtime
         if runtime.saved_bytes <= limit and (
@@ -325,18 +327,16 @@ class Frontier:
         ``Evaluator.preview`` scores it (its peak left out unless estimated before): the
         points ``walk_gap(k)`` yields are among them, in the same order. ``k`` outside
         ``[1, len(anchors) - 1]``: ``ValueError``."""
-        k = plain_number(k)
-        self._check_gap("gap_previews", k)
+        k = self._gap_index("gap_previews", k)
         return [self._preview(entry) for entry in self._gap_state(k)[1]]
 
-    def _check_gap(self, method: str, k: object) -> None:
-        """``ValueError`` unless ``k`` names a gap: an int in [1, len(anchors) - 1]."""
+    def _gap_index(self, method: str, k: object) -> int:
+        """``k`` as an int naming a gap, in [1, len(anchors) - 1]; ``ValueError`` otherwise."""
         n = len(self.anchors)
-        if not (isinstance(k, int) and not isinstance(k, bool) and 1 <= k < n):
-            valid = f"an integer in [1, {n - 1}]" if n > 1 else \
-                "nothing: the frontier has one anchor and no gap"
-            raise ValueError(f"Frontier.{method}: k = {shown(k)} is invalid; expected {valid} "
-                             f"(the gap before anchor k)")
+        valid = f"an integer in [1, {n - 1}]" if n > 1 else \
+            "nothing: the frontier has one anchor and no gap"
+        return check_number(f"Frontier.{method}", "k", k, 1, n - 1, integer=True,
+                            valid=valid + " (the gap before anchor k)")
 
     def _gap(self, k: int) -> list[FrontierPoint]:
         """The points strictly between anchors k - 1 and k."""
@@ -357,9 +357,7 @@ class Frontier:
     def walk_gap(self, k: int):
         """The points strictly between anchors k - 1 and k, in order, evaluated as the caller
         reaches them. ``k`` outside ``[1, len(anchors) - 1]``: ``ValueError``."""
-        k = plain_number(k)
-        self._check_gap("walk_gap", k)
-        return self._walk(k)
+        return self._walk(self._gap_index("walk_gap", k))
 
     def _tie(self, point: FrontierPoint, other: FrontierPoint) -> None:
         """Record ``other``, a plan at ``point``'s estimated peak that saves fewer bytes."""
@@ -370,8 +368,7 @@ class Frontier:
     def for_budget(self, b: float) -> FrontierPoint:
         """The plan for ``memory_budget = b`` (PyTorch's meaning: 0 the least memory, 1 the
         runtime plan); ``b`` outside ``[0, 1]``: ``ValueError``."""
-        b = plain_number(b)
-        check_number("Frontier.for_budget", "b", b, 0, 1)
+        b = check_number("Frontier.for_budget", "b", b, 0, 1)
         lo, hi = self.least.saved_bytes, self.runtime.saved_bytes
         if b <= 0:
             return self.least  # every other point saves more (no gap needs a walk)
@@ -384,7 +381,7 @@ class Frontier:
         their edge, not only the points), and by how many bytes it misses (0 when it fits;
         below every plan, the sweep's least-storage cut)."""
         limit = _target("for_bytes", "limit", limit)
-        best = self.best_within(limit)
+        best = self._best_within(limit)
         if best is None:  # below every plan: the one saving fewest bytes (least storage)
             best = min(self.generator.points + [self.least], key=lambda p: p.saved_bytes)
         return best, max(0, best.saved_bytes - limit)
@@ -399,8 +396,7 @@ class Frontier:
         peak (``budget_polish.polish``), replaces it. Returns the plan and by how many bytes
         its raised estimate misses the limit (0 when it fits)."""
         limit = _target("for_peak", "limit", limit)
-        margin = plain_number(margin)
-        check_number("Frontier.for_peak", "margin", margin, 0, MAX_PEAK_MARGIN)
+        margin = check_number("Frontier.for_peak", "margin", margin, 0, MAX_PEAK_MARGIN)
 
         def fits(p: FrontierPoint) -> bool:
             return raised(p.peak.peak, margin) <= limit
@@ -434,10 +430,8 @@ def raised(peak: int, margin: float) -> int:
 def _target(method: str, name: str, value: object) -> int:
     """A byte target handed to ``Frontier.method``, as an int (numpy ints taken); ValueError
     naming the method, the argument and the range otherwise."""
-    value = plain_number(value)
-    check_number(f"Frontier.{method}", name, value, 0, MAX_TARGET_BYTES, integer=True,
-                 valid="an integer in [0, 2**62] (bytes)")
-    return value
+    return check_number(f"Frontier.{method}", name, value, 0, MAX_TARGET_BYTES, integer=True,
+                        valid="an integer in [0, 2**62] (bytes)")
 
 
 _PLANS_PER_GAP = 48  # plans a sweep gap offers (spread evenly over its reachable bytes)

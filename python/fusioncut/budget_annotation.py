@@ -18,7 +18,7 @@ from collections.abc import Iterator
 import torch.fx as fx
 import torch.fx.traceback
 
-from fusioncut._validate import check_number, plain_number
+from fusioncut._validate import check_number
 
 __all__ = ["REGION_KEY", "budgets_hidden", "memory_budget_annotation", "one_budget"]
 
@@ -35,11 +35,9 @@ def memory_budget_annotation(node: fx.Node, function: str = "partition") -> floa
              if isinstance(custom, dict) else ("", None),
              ("meta['memory_budget']", node.meta.get("memory_budget"))]
     for where, value in found:
-        value = plain_number(value)
         if value is not None:
-            check_number(function, f"the activation memory budget {where} of node "
-                         f"{node.name!r}", value, 0, 1)
-            return float(value)
+            return float(check_number(function, f"the activation memory budget {where} of "
+                                      f"node {node.name!r}", value, 0, 1))
     return None
 
 

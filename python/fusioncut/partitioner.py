@@ -25,7 +25,7 @@ import torch.fx as fx
 
 from fusioncut import _torch_compat, ranks, regions
 from fusioncut._log import log_decision, logger
-from fusioncut._validate import check_number, plain_number
+from fusioncut._validate import check_number
 from fusioncut.budget import BudgetWarning
 from fusioncut.decision import Decision, PartitionError, decide, decide_graph
 from fusioncut.dynamic import RangeReport, SizeError, check_optimal_over_ranges, plan
@@ -194,11 +194,10 @@ def with_torch_budget(options: Options, annotated: float | None = None,
     source, budget = "region annotation", annotated
     if budget is None:
         source = "torch._functorch.config.activation_memory_budget"
-        budget = plain_number(getattr(_torch_compat.functorch_config(),
-                                      "activation_memory_budget", 1.0))
+        budget = getattr(_torch_compat.functorch_config(), "activation_memory_budget", 1.0)
         if budget is None:
             return options
-        check_number("partition", source, budget, 0, 1)
+        budget = check_number("partition", source, budget, 0, 1)
     elif conflict is not None:
         warnings.warn(f"fusioncut: {conflict}: one joint graph is partitioned under one "
                       f"budget, so fusioncut uses the strictest, {budget:g} (put regions "

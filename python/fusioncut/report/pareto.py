@@ -39,7 +39,7 @@ import numpy as np
 import torch.fx as fx
 
 from fusioncut import _torch_compat
-from fusioncut._validate import check_number, plain_number, shown
+from fusioncut._validate import check_number, shown
 from fusioncut.budget import Frontier, FrontierPoint, choose, saved_activation_bytes
 from fusioncut.decision import Decision, decide_module, frontier_of, no_offload_reason
 from fusioncut.decision import pareto as joint_frontier
@@ -224,10 +224,8 @@ def check_budgets(budgets: Any) -> tuple[float, ...]:
     if not budgets:
         raise ValueError("pareto: budgets = () is invalid; expected at least one number in "
                          "[0, 1]")
-    budgets = tuple(plain_number(b) for b in budgets)
-    for k, b in enumerate(budgets):
-        check_number("pareto", f"budgets[{k}]", b, 0, 1)
-    return tuple(float(b) for b in budgets)
+    return tuple(float(check_number("pareto", f"budgets[{k}]", b, 0, 1))
+                 for k, b in enumerate(budgets))
 
 
 def pareto_report(joint_module: fx.GraphModule, joint_inputs: Any = None, *,
