@@ -179,10 +179,12 @@ struct BoundNodeCutGraph {
 
 // NodeCutGraph.solve and .solve_components: copy and validate the weights holding the GIL,
 // solve without it; `components` (may be null) receives every minimum cut.
+// `between` (may be null): solve_between's four masks, already copied.
 BoundNodeCutResult solve_bound(BoundNodeCutGraph& self, const Int64Array& weights,
                                const std::string& algorithm, bool check,
                                const std::string& function,
-                               fusioncut::NodeCutComponents* components) {
+                               fusioncut::NodeCutComponents* components,
+                               const fusioncut::CutBracket* between = nullptr) {
   const char* name = function.c_str();
   check_one_dimensional(name, "weights", weights);
   const int64_t n = self.graph.num_nodes();
@@ -204,7 +206,8 @@ BoundNodeCutResult solve_bound(BoundNodeCutGraph& self, const Int64Array& weight
     std::lock_guard<std::mutex> lock(self.mutex);
     result = components ? self.graph.solve_components(copy.data(), requested, check, in, out,
                                                       components, name)
-                        : self.graph.solve(copy.data(), requested, check, in, out, name);
+                        : self.graph.solve(copy.data(), requested, check, in, out, name,
+                                           between);
   }
   return BoundNodeCutResult{to_python_int(result.value), to_numpy(result.cut_nodes),
                             std::move(side_in), std::move(side_out),
@@ -745,6 +748,37 @@ PYBIND11_MODULE(_core, m) {
           py::arg("check") = false, py::arg("function") = "NodeCutGraph.solve",
           "Re-solves for new node weights (a C-contiguous int64 array, copied and validated "
           "before the GIL is released); returns a NodeCutResult.")
+      .def(
+          "solve_between",
+          [](BoundNodeCutGraph& self, const Int64Array& weights, const BoolMask& lower_in,
+             const BoolMask& lower_out, const BoolMask& upper_in, const BoolMask& upper_out,
+             int64_t max_band_share, const std::string& algorithm, bool check,
+             const std::string& function) {
+            const char* name = function.c_str();
+            const int64_t n = self.graph.num_nodes();
+            // Copied holding the GIL, as the weights are.
+            std::vector<uint8_t> masks(static_cast<size_t>(4 * n));
+            const std::pair<const char*, const BoolMask*> inputs[] = {
+                {"lower_in", &lower_in}, {"lower_out", &lower_out},
+                {"upper_in", &upper_in}, {"upper_out", &upper_out}};
+            for (int k = 0; k < 4; ++k) {
+              const uint8_t* m = mask_of(name, inputs[k].first, *inputs[k].second, n, "node");
+              std::copy(m, m + n, masks.begin() + k * n);
+            }
+            const fusioncut::CutBracket between{masks.data(), masks.data() + n,
+                                                masks.data() + 2 * n, masks.data() + 3 * n,
+                                                max_band_share};
+            return solve_bound(self, weights, algorithm, check, function, nullptr, &between);
+          },
+          py::arg("weights").noconvert(), py::arg("lower_in").noconvert(),
+          py::arg("lower_out").noconvert(), py::arg("upper_in").noconvert(),
+          py::arg("upper_out").noconvert(), py::arg("max_band_share") = 4,
+          py::arg("algorithm") = "auto", py::arg("check") = false,
+          py::arg("function") = "NodeCutGraph.solve_between",
+          "solve, given the canonical cuts (source_side_in, source_side_out) of two solves "
+          "whose weights differ from these only on source-attached nodes, lower there "
+          "(lower_*) and higher (upper_*): the max flow runs on the band between them when at "
+          "most 1 / max_band_share of the vertices lie in it; the cut is solve's.")
       .def(
           "solve_components",
           [](BoundNodeCutGraph& self, const Int64Array& weights, const std::string& algorithm,

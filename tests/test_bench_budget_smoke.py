@@ -26,3 +26,21 @@ def test_quick_run_times_every_kind_of_budget_and_names_every_target(tmp_path):
         "offload_peak_target_partition_at_most_3x_runtime",
         "offload_byte_budget_partition_at_most_3x_runtime"}
     assert out["targets"]["peak_monotone_everywhere"]
+
+
+def test_brackets_run_both_ways_and_restore_the_solver(tmp_path):
+    import bench_brackets
+
+    from fusioncut import _solver, budget_plans
+
+    before = (_solver.NodeCutGraph.solve_int64, _solver.NodeCutGraph._solve_between,
+              budget_plans.BudgetNetwork.nested)
+    path = tmp_path / "brackets.json"
+    assert bench_brackets.main(["--quick", "--models", "resnet", "--repeats", "1", "--json",
+                                str(path)]) == 0
+    rows = json.loads(path.read_text())["results"][0]["rows"]
+    assert len(rows) == 1 + 2 * len(bench_brackets.FRACTIONS)
+    assert all(r["same_plan"] for r in rows)
+    assert sum(r["with"]["solves"] for r in rows) > 0
+    assert (_solver.NodeCutGraph.solve_int64, _solver.NodeCutGraph._solve_between,
+            budget_plans.BudgetNetwork.nested) == before

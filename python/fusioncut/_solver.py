@@ -437,6 +437,35 @@ class NodeCutGraph:
         return NodeCut(result.value, result.cut_nodes, result.source_side_in,
                        result.source_side_out)
 
+    def _solve_between(self, weights: np.ndarray, lower: NodeCut, upper: NodeCut, *,
+                       algorithm: str = "auto", check: bool = False,
+                       function: str = "NodeCutGraph.solve", max_band_share: int = 4
+                       ) -> NodeCut:
+        """``solve_int64`` inside a parametric sweep's bracket: ``lower`` and ``upper`` are
+        this graph's cuts for two earlier weights that differ from ``weights`` only on nodes
+        attached to the source at their input (``source_in``), each such weight here no lower
+        than in ``lower``'s and no higher than in ``upper``'s. The canonical cuts then nest
+        (Gallo, Grigoriadis and Tarjan): what is on the source side for ``lower`` and on the
+        sink side for ``upper`` stays there, and the max flow runs on the band between them
+        alone when at most ``1 / max_band_share`` of the split network lies in it (a wider
+        band built anew costs more than the whole network solved in place; 1: always). The
+        cut is ``solve_int64``'s, to the node. Internal (``BudgetNetwork.solve``,
+        whose brackets hold by construction): a bracket that breaks the rule is not
+        detected and gives a wrong cut; ValueError when ``lower``'s source side is not inside
+        ``upper``'s."""
+        try:
+            result = self._graph.solve_between(
+                weights, lower.source_side_in, lower.source_side_out, upper.source_side_in,
+                upper.source_side_out, int(max_band_share), algorithm, bool(check), function)
+        except TypeError:
+            if not (isinstance(weights, np.ndarray) and weights.dtype == np.int64
+                    and weights.flags.c_contiguous):
+                raise TypeError(f"{function}: weights must be a C-contiguous int64 numpy array, "
+                                f"got {_describe(weights)}") from None
+            raise
+        return NodeCut(result.value, result.cut_nodes, result.source_side_in,
+                       result.source_side_out)
+
     def solve_components(self, weights: np.ndarray, *, algorithm: str = "auto",
                          check: bool = False, function: str = "NodeCutGraph.solve_components"
                          ) -> tuple[NodeCut, MinCuts]:

@@ -33,7 +33,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from fusioncut._solver import INF, NodeCutGraph
+from fusioncut._solver import INF, NodeCut, NodeCutGraph
 from fusioncut.cost import CostModel
 from fusioncut.graph import JointGraph, Role, Value
 from fusioncut.network import FlowNetwork, add_chains, prices_of, priced_network
@@ -102,6 +102,9 @@ class SweepCut:
     lam: float
     offloaded: np.ndarray = dataclasses.field(default_factory=lambda: _NONE)
     """The saved values the cut sends to host memory."""
+    solved: NodeCut | None = dataclasses.field(default=None, compare=False, repr=False)
+    """The solver's cut of the whole network (price and offload nodes too): a bracket for
+    the solves between this cut and another of the same sweep (``BudgetNetwork.solve``)."""
 
     @property
     def key(self) -> bytes:
@@ -165,19 +168,44 @@ class BudgetNetwork:
             offload = np.where(self.closed, INF, offload)
         return np.concatenate([keep, recompute, offload]).astype(np.int64)
 
-    def solve(self, lam: float, weights: np.ndarray, fixed: np.ndarray | None = None) -> SweepCut:
+    def solve(self, lam: float, weights: np.ndarray, fixed: np.ndarray | None = None,
+              between: tuple[SweepCut, SweepCut] | None = None) -> SweepCut:
         """The minimum cut at ``lam`` with saving weights ``weights``; ``fixed`` (bool over
-        ``priced``) forbids recomputing those nodes."""
+        ``priced``) forbids recomputing those nodes. ``between``: two cuts of the same
+        ``weights`` and ``fixed`` at a lower and a higher ``lam``; where only the price nodes'
+        weights (attached to the source) depend on ``lam`` (``nested``), the solve runs on
+        the band between them (``NodeCutGraph._solve_between``), with the same result."""
         aux = np.minimum(np.rint(lam * self.prices.astype(np.float64)), INF // 4)
         if fixed is not None:
             aux[fixed] = INF
         off = np.minimum(np.rint(lam * self.offload_prices.astype(np.float64)), INF // 4)
-        cut = self.solver.solve_int64(self.weights_at(weights, aux, off),
-                                      function="fusioncut.budget")
-        return self.sweep_cut(cut.cut_nodes, cut.source_side_in, cut.source_side_out, lam)
+        w = self.weights_at(weights, aux, off)
+        lower, upper = between if between is not None else (None, None)
+        if lower is not None and lower.solved is not None and upper.solved is not None \
+                and lower.lam < lam < upper.lam and self.nested:
+            cut = self.solver._solve_between(w, lower.solved, upper.solved,
+                                             function="fusioncut.budget")
+        else:
+            cut = self.solver.solve_int64(w, function="fusioncut.budget")
+        return self.sweep_cut(cut.cut_nodes, cut.source_side_in, cut.source_side_out, lam,
+                              cut)
+
+    @property
+    def nested(self) -> bool:
+        """Whether the cuts nest in ``lam``: the weights that grow with it are the price
+        nodes' alone, each attached to the source. An offload chain's transfer weight grows
+        with ``lam`` too, and the chain lies inside the network (a value goes from the host
+        back to the device as ``lam`` rises: its out-side leaves the source side), so a
+        network with an open chain whose price is not zero does not nest."""
+        if self.offload is None:
+            return True
+        moving = self.offload_prices > 0
+        if self.closed is not None:
+            moving &= ~self.closed
+        return not moving.any()
 
     def sweep_cut(self, cut_nodes: np.ndarray, side_in: np.ndarray, side_out: np.ndarray,
-                  lam: float) -> SweepCut:
+                  lam: float, solved: NodeCut | None = None) -> SweepCut:
         """A cut of the solver's network as a plan: the joint nodes it keeps and those whose
         chain it cuts (offloaded), together ``saved``."""
         n = self.graph.num_nodes
@@ -190,7 +218,7 @@ class BudgetNetwork:
                 offloaded = members(n, self.offload.nodes[chains], but=kept)
         saved = members(n, kept, offloaded) if len(offloaded) else kept  # kept is ascending
         return SweepCut(saved=saved.astype(np.int64), side_in=side_in[:n],
-                        side_out=side_out[:n], lam=lam, offloaded=offloaded)
+                        side_out=side_out[:n], lam=lam, offloaded=offloaded, solved=solved)
 
     def line(self, cut: SweepCut, storage_w: np.ndarray) -> tuple[int, int]:
         """``(w, r)``: the cut's value at ``lam`` is ``w + lam x r`` (storage weight of what it
@@ -370,12 +398,13 @@ def sweep(bnet: BudgetNetwork, storage_w: np.ndarray, limit: int, lam_lo: float 
     found: dict[bytes, tuple[SweepCut, int, int]] = {}
     solves = 0
 
-    def run(lam: float) -> tuple[SweepCut, int, int]:
+    def run(lam: float, between: tuple[SweepCut, SweepCut] | None = None
+            ) -> tuple[SweepCut, int, int]:
         nonlocal solves
         cut = next((c for c in solved if c.lam == lam), None)
         if cut is None:
             solves += 1
-            cut = bnet.solve(lam, storage_w, fixed)
+            cut = bnet.solve(lam, storage_w, fixed, between)
         return found.setdefault(cut.key, (cut, *bnet.line(cut, storage_w)))
 
     def between(a, b) -> None:
@@ -385,7 +414,7 @@ def sweep(bnet: BudgetNetwork, storage_w: np.ndarray, limit: int, lam_lo: float 
         lam = (wb - wa) / (ra - rb)
         if not ca.lam < lam < cb.lam:
             return
-        m = run(lam)
+        m = run(lam, (ca, cb))
         if m[1] + lam * m[2] >= wa + lam * ra - 0.5:
             return  # nothing below both lines: lam is a breakpoint
         if not edge_only or m[1] >= limit:
