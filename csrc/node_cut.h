@@ -79,7 +79,8 @@ struct CutBracket {
   const uint8_t* upper_in = nullptr;
   const uint8_t* upper_out = nullptr;
   // The band is solved alone only when at most 1 / max_band_share of the split network's
-  // vertices lie in it (NodeCutGraph::kMaxBandShare); 1: always (the tests).
+  // vertices lie in it (a wider band built anew costs more than the whole network solved in
+  // place); 1: always (the tests).
   int64_t max_band_share = 4;
 };
 
@@ -218,10 +219,9 @@ class NodeCutGraph {
                       const CutBracket* between = nullptr) {
     check_capacity_array(function, "weights", weights, num_nodes_);
     if (between) {
-      seeds(*between, function);
       NodeCutResult result;
-      if (solve_band(weights, between->max_band_share, algorithm, check, function,
-                     source_side_in, source_side_out, &result)) {
+      if (solve_band(weights, *between, algorithm, check, function, source_side_in,
+                     source_side_out, &result)) {
         return result;
       }
     }
@@ -300,12 +300,18 @@ class NodeCutGraph {
   }
 
  private:
-  // The per-vertex seeds of `between` (solve()): both sides of a node on the source side of
-  // `lower` go to the source set, those on the sink side of `upper` to the sink set.
-  void seeds(const CutBracket& b, const char* function) {
-    const size_t vertices = 2 * static_cast<size_t>(num_nodes_) + 2;
-    seed_source_.assign(vertices, 0);
-    seed_sink_.assign(vertices, 0);
+  // Where `between` (solve()) puts each split vertex, into local_: kOnSourceSide for both sides of
+  // a node on the source side of `lower` (and the source), kOnSinkSide for those on the sink side
+  // of `upper` (and the sink), else its index in the band, counted from 0. Returns the band's
+  // size.
+  static constexpr int64_t kOnSourceSide = -1, kOnSinkSide = -2;  // local_ outside the band
+  int64_t place(const CutBracket& b, const char* function) {
+    const VertexId vertices = 2 * num_nodes_ + 2;
+    local_.resize(static_cast<size_t>(vertices));
+    int64_t band = 0;
+    const auto put = [&](VertexId x, uint8_t lower, uint8_t upper) {
+      local_[x] = lower ? kOnSourceSide : upper ? band++ : kOnSinkSide;
+    };
     for (VertexId v = 0; v < num_nodes_; ++v) {
       const uint8_t lo_in = b.lower_in[v] != 0, lo_out = b.lower_out[v] != 0;
       const uint8_t up_in = b.upper_in[v] != 0, up_out = b.upper_out[v] != 0;
@@ -315,13 +321,12 @@ class NodeCutGraph {
             " is on the source side of the lower cut but not of the upper one; the lower "
             "cut's source side must lie inside the upper cut's");
       }
-      seed_source_[2 * v] = lo_in;
-      seed_source_[2 * v + 1] = lo_out;
-      seed_sink_[2 * v] = up_in ^ 1;
-      seed_sink_[2 * v + 1] = up_out ^ 1;
+      put(2 * v, lo_in, up_in);
+      put(2 * v + 1, lo_out, up_out);
     }
-    seed_source_[source_] = 1;
-    seed_sink_[sink_] = 1;
+    local_[source_] = kOnSourceSide;
+    local_[sink_] = kOnSinkSide;
+    return band;
   }
 
   // The capacity of arc a (tail x) for `weights`: a split arc's weight, else the base one.
@@ -330,25 +335,21 @@ class NodeCutGraph {
                                                                   : base_residual_[a];
   }
 
-  // solve() on the band of the seeds (seeds()): the vertices in neither set, a merged source
-  // (band_size) and a merged sink (band_size + 1); the arcs of band vertices to band vertices
-  // and to the sink set, and those into band vertices from the source set (the rest carry no
-  // flow that can change the cut). min_cut() gives the band's canonical cut; the sets keep
-  // their sides. Returns false (nothing written) when the band is too wide or has no finite
-  // cut: the caller then solves the whole network.
-  bool solve_band(const int64_t* weights, int64_t max_band_share, Algorithm algorithm,
+  // solve() on the band of `between` (place()): its vertices, a merged source (the band's
+  // size) and a merged sink (that + 1); the arcs of band vertices to band vertices and to the
+  // sink set, and those into band vertices from the source set (the rest carry no flow that can
+  // change the cut). min_cut() gives the band's canonical cut; the sets keep their sides.
+  // Returns false (nothing written) when the band is too wide or has no finite cut: the caller
+  // then solves the whole network.
+  bool solve_band(const int64_t* weights, const CutBracket& between, Algorithm algorithm,
                   bool check, const char* function, uint8_t* source_side_in,
                   uint8_t* source_side_out, NodeCutResult* result) {
     const VertexId vertices = 2 * num_nodes_ + 2;
-    local_.assign(static_cast<size_t>(vertices), -1);
-    VertexId band = 0;
-    for (VertexId x = 0; x < vertices; ++x) {
-      if (!seed_source_[x] && !seed_sink_[x]) local_[x] = band++;
-    }
+    const int64_t band = place(between, function);
     // A wide band costs more built anew than the whole network solved in place, whose
     // reductions a sweep reuses (GPT-48, 22k vertices: 4-1,067 band vertices 0.13-0.26 ms
     // against 0.73-0.85 ms whole, the sweep's first bisection 2.4 ms against 0.78 ms).
-    if (band > vertices / std::max<int64_t>(max_band_share, 1)) return false;
+    if (band > vertices / std::max<int64_t>(between.max_band_share, 1)) return false;
     const int64_t merged_source = band, merged_sink = band + 1;
     band_src_.clear();
     band_dst_.clear();
@@ -367,11 +368,11 @@ class NodeCutGraph {
         if (forward > 0) {
           if (local_[h] >= 0) {
             emit(lx, local_[h], forward);
-          } else if (seed_sink_[h]) {
+          } else if (local_[h] == kOnSinkSide) {
             emit(lx, merged_sink, forward);
           }
         }
-        if (seed_source_[h]) {
+        if (local_[h] == kOnSourceSide) {
           const int64_t backward = capacity(weights, h, graph_.reverse(a));
           if (backward > 0) emit(merged_source, lx, backward);
         }
@@ -395,7 +396,7 @@ class NodeCutGraph {
     }
     write_cut(weights,
               [&](VertexId x) -> uint8_t {
-                return local_[x] >= 0 ? band_side_[local_[x]] : seed_source_[x];
+                return local_[x] >= 0 ? band_side_[local_[x]] : local_[x] == kOnSourceSide;
               },
               source_side_in, source_side_out, result, function);
     return true;
@@ -431,8 +432,7 @@ class NodeCutGraph {
   std::vector<uint8_t> pattern_;        // invariant 3: per node, weight 0, finite or infinite
   bool reusable_ = false;               // the last solve succeeded on pattern_
   Algorithm last_algorithm_ = Algorithm::kAuto;
-  std::vector<uint8_t> seed_source_, seed_sink_;  // solve(): `between` per vertex
-  std::vector<int64_t> local_;          // solve_band(): vertex -> band vertex, -1 outside
+  std::vector<int64_t> local_;          // solve_band(): each vertex's place (place())
   std::vector<int64_t> band_src_, band_dst_, band_capacity_;
   std::vector<uint8_t> band_side_;
   EdgeList band_edges_;

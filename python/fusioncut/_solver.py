@@ -453,16 +453,9 @@ class NodeCutGraph:
         whose brackets hold by construction): a bracket that breaks the rule is not
         detected and gives a wrong cut; ValueError when ``lower``'s source side is not inside
         ``upper``'s."""
-        try:
-            result = self._graph.solve_between(
-                weights, lower.source_side_in, lower.source_side_out, upper.source_side_in,
-                upper.source_side_out, int(max_band_share), algorithm, bool(check), function)
-        except TypeError:
-            if not (isinstance(weights, np.ndarray) and weights.dtype == np.int64
-                    and weights.flags.c_contiguous):
-                raise TypeError(f"{function}: weights must be a C-contiguous int64 numpy array, "
-                                f"got {_describe(weights)}") from None
-            raise
+        result = self._int64("solve_between", weights, algorithm, check, function,
+                             lower.source_side_in, lower.source_side_out, upper.source_side_in,
+                             upper.source_side_out, int(max_band_share))
         return NodeCut(result.value, result.cut_nodes, result.source_side_in,
                        result.source_side_out)
 
@@ -476,9 +469,13 @@ class NodeCutGraph:
                 MinCuts(c.component_in, c.component_out, c.saturated, c.count, c.dag_tail,
                         c.dag_head))
 
-    def _int64(self, method: str, weights: Any, algorithm: str, check: bool, function: str):
+    def _int64(self, method: str, weights: Any, algorithm: str, check: bool, function: str,
+               *between: Any):
+        """``_core.NodeCutGraph.<method>(weights, *between, algorithm, check, function)``,
+        with a TypeError about ``weights`` said in the caller's terms."""
         try:
-            return getattr(self._graph, method)(weights, algorithm, bool(check), function)
+            return getattr(self._graph, method)(weights, *between, algorithm, bool(check),
+                                                function)
         except TypeError:
             if isinstance(weights, np.ndarray) and weights.dtype == np.int64 \
                     and weights.flags.c_contiguous:
