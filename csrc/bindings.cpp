@@ -17,6 +17,7 @@
 #include <utility>
 #include <vector>
 
+#include "buffer_reuse.h"
 #include "input.h"
 #include "knapsack.h"
 #include "peak_walk.h"
@@ -381,7 +382,8 @@ py::tuple phase_tuple(const fusioncut::WalkPhase& p) {
   return py::make_tuple(to_numpy(p.time), to_numpy(p.alloc_node), to_numpy(p.alloc_t),
                         to_numpy(p.alloc_s), bool_numpy(p.in_place), to_numpy(p.free_node),
                         to_numpy(p.free_t), to_numpy(p.free_s), to_numpy(p.work_node),
-                        to_numpy(p.work_t), to_numpy(p.work_s));
+                        to_numpy(p.work_t), to_numpy(p.work_s), to_numpy(p.phantom_node),
+                        to_numpy(p.phantom_t), to_numpy(p.phantom_s));
 }
 
 // PeakGraph.walk: validates one plan's arrays and runs fusioncut::peak_walk.
@@ -431,43 +433,48 @@ Int64Array raise_along_bound(const Int64Array& from, const Int64Array& to,
   return out;
 }
 
-// _core.pooled_peak: validates the three event lists (int64, or bool for in_place; equal
+// _core.reuse_peak: validates the four event lists (int64, or bool for in_place; equal
 // lengths within a list; times whose event keys 2t + 1 fit in int64; sizes >= 0) and runs
-// fusioncut::pooled_peak.
-py::tuple pooled_peak_bound(const Int64Array& alloc_t, const Int64Array& alloc_s,
-                            const py::array_t<bool, py::array::c_style>& in_place,
-                            const Int64Array& free_t, const Int64Array& free_s,
-                            const Int64Array& work_t, const Int64Array& work_s) {
-  const char* kFunction = "pooled_peak";
+// fusioncut::reuse_peak.
+int64_t reuse_peak_bound(const Int64Array& alloc_t, const Int64Array& alloc_s,
+                         const py::array_t<bool, py::array::c_style>& in_place,
+                         const Int64Array& free_t, const Int64Array& free_s,
+                         const Int64Array& work_t, const Int64Array& work_s,
+                         const Int64Array& phantom_t, const Int64Array& phantom_s) {
+  const char* kFunction = "reuse_peak";
   const std::pair<const char*, const py::array*> arrays[] = {
-      {"alloc_t", &alloc_t}, {"alloc_s", &alloc_s}, {"in_place", &in_place},
-      {"free_t", &free_t},   {"free_s", &free_s},   {"work_t", &work_t},
-      {"work_s", &work_s}};
+      {"alloc_t", &alloc_t}, {"alloc_s", &alloc_s},     {"in_place", &in_place},
+      {"free_t", &free_t},   {"free_s", &free_s},       {"work_t", &work_t},
+      {"work_s", &work_s},   {"phantom_t", &phantom_t}, {"phantom_s", &phantom_s}};
   for (const auto& [name, array] : arrays) check_one_dimensional(kFunction, name, *array);
   check_equal_lengths(kFunction, "alloc_t", alloc_t, "alloc_s", alloc_s, "allocations");
   check_equal_lengths(kFunction, "alloc_t", alloc_t, "in_place", in_place, "allocations");
   check_equal_lengths(kFunction, "free_t", free_t, "free_s", free_s, "frees");
   check_equal_lengths(kFunction, "work_t", work_t, "work_s", work_s, "workspaces");
+  check_equal_lengths(kFunction, "phantom_t", phantom_t, "phantom_s", phantom_s, "phantoms");
   constexpr int64_t kTimeLimit = int64_t{1} << 61;
   for (const auto& [name, times, sizes] :
        {std::make_tuple("alloc", &alloc_t, &alloc_s), std::make_tuple("free", &free_t, &free_s),
-        std::make_tuple("work", &work_t, &work_s)}) {
+        std::make_tuple("work", &work_t, &work_s),
+        std::make_tuple("phantom", &phantom_t, &phantom_s)}) {
     const int64_t* t = times->data();
     const int64_t* b = sizes->data();
     for (int64_t k = 0; k < times->size(); ++k) {
-      if (t[k] <= -kTimeLimit || t[k] >= kTimeLimit || b[k] < 0) {
-        throw py::value_error(std::string("pooled_peak: ") + name + " event " +
+      if (t[k] <= -kTimeLimit || t[k] >= kTimeLimit || b[k] < 0 || b[k] >= kTimeLimit) {
+        throw py::value_error(std::string("reuse_peak: ") + name + " event " +
                               std::to_string(k) + " (time " + std::to_string(t[k]) + ", " +
                               std::to_string(b[k]) + " bytes) needs a time in (-2**61, 2**61) "
-                              "and bytes >= 0");
+                              "and bytes in [0, 2**61)");
       }
     }
   }
-  const fusioncut::PooledPeak got = fusioncut::pooled_peak(
-      alloc_t.size(), alloc_t.data(), alloc_s.data(),
-      reinterpret_cast<const uint8_t*>(in_place.data()), free_t.size(), free_t.data(),
-      free_s.data(), work_t.size(), work_t.data(), work_s.data());
-  return py::make_tuple(got.peak, got.end);
+  const fusioncut::PhaseStorages storages{
+      alloc_t.size(), alloc_t.data(),   alloc_s.data(),
+      reinterpret_cast<const uint8_t*>(in_place.data()),
+      free_t.size(),  free_t.data(),    free_s.data(),
+      work_t.size(),  work_t.data(),    work_s.data(),
+      phantom_t.size(), phantom_t.data(), phantom_s.data()};
+  return fusioncut::reuse_peak(storages);
 }
 
 // _core.link_done: validates the arrays and runs fusioncut::link_done.
@@ -678,13 +685,14 @@ PYBIND11_MODULE(_core, m) {
            "waits) and int64 bytes per node; returns (forward, backward, kept bytes, reloaded "
            "nodes, their first backward uses), each phase the arrays of a PhaseEvents.");
 
-  m.def("pooled_peak", &pooled_peak_bound, py::arg("alloc_t").noconvert(),
+  m.def("reuse_peak", &reuse_peak_bound, py::arg("alloc_t").noconvert(),
         py::arg("alloc_s").noconvert(), py::arg("in_place").noconvert(),
         py::arg("free_t").noconvert(), py::arg("free_s").noconvert(),
         py::arg("work_t").noconvert(), py::arg("work_s").noconvert(),
-        "One phase's live bytes under Inductor's buffer pool (fusioncut.peak.PhaseEvents."
-        "peak): allocations (int64 times and bytes, bool in_place), frees and transient "
-        "workspaces (int64 times and bytes); returns (peak, bytes held at the end).");
+        py::arg("phantom_t").noconvert(), py::arg("phantom_s").noconvert(),
+        "One phase's peak bytes under Inductor's conditional buffer reuse (fusioncut.peak."
+        "PhaseEvents.peak): allocations (int64 times and bytes, bool in_place), frees, transient "
+        "workspaces and phantoms (int64 times and bytes).");
 
   m.def("gap_knapsack", &gap_knapsack_bound, py::arg("value").noconvert(),
         py::arg("tail").noconvert(), py::arg("head").noconvert(), py::arg("max_closures"),

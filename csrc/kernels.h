@@ -9,7 +9,9 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <functional>
 #include <limits>
+#include <queue>
 #include <utility>
 #include <vector>
 
@@ -60,6 +62,29 @@ inline void kernel_times(const UserGraph& g, const uint8_t* inlined, const uint8
   }
 }
 
+// out[u] = the earliest kernel that computes node u: time[u] for a node that is not inlined;
+// an inlined node is computed again in every kernel that reads it, so the earliest of its
+// readers' in the phase (time >= 0), or its own time when none reads it. One descending sweep.
+inline void earliest_kernels(const UserGraph& g, const uint8_t* inlined, const int64_t* time,
+                             int64_t* out) {
+  constexpr int64_t kNone = std::numeric_limits<int64_t>::max();
+  for (int64_t u = g.n - 1; u >= 0; --u) {
+    if (!inlined[u]) {
+      out[u] = time[u];
+      continue;
+    }
+    int64_t best = kNone;
+    for (int64_t e = g.ptr[u]; e < g.ptr[u + 1]; ++e) {
+      const int64_t d = g.dst[e];
+      if (g.reads[e] && time[d] >= 0) best = std::min(best, out[d]);
+    }
+    out[u] = best;
+  }
+  for (int64_t u = 0; u < g.n; ++u) {
+    if (out[u] == kNone) out[u] = time[u];
+  }
+}
+
 // The facts of one phase that stored_on_reuse reads, per node.
 struct PhaseNodes {
   const uint8_t* phase;      // the phase computes the node
@@ -90,15 +115,20 @@ inline void phase_kernel_times(const UserGraph& g, const PhaseNodes& p, const ui
 // (_stored_on_reuse in tests/_peak_reference.py): candidates are the phase's pointwise values, not
 // written, that own their storage and have more than one distinct reader in the phase; in
 // passes, those whose inlined expression reaches a heavy op without going through another
-// value the pass adds, and whose readers other than reductions run in more than one kernel or
+// value the pass adds, and whose readers other than reductions run in more than one kernel (an
+// inlined reader runs in every kernel that reads it: earliest_kernels to kernel_times) or
 // that a reduction and a pointwise op both read (the pointwise op reads it again after the
 // reduction's loop: a softmax's exp, which under a bfloat16 output cannot share its storage).
 // Writes added[u]; returns whether `kernel` holds the kernel times of the phase with them
-// stored (computed on the way), as the Python function returns them or None.
+// stored (computed on the way), as the Python function returns them or None. A candidate whose
+// readers all run in one kernel is realized by Inductor's lowering and then fused away: it is no
+// storage, but Inductor's own estimate of the peak counts it at that kernel (phantom[u]: the
+// kernel's time, else -1; the limit of its buffer reuse, reuse_peak in buffer_reuse.h).
 inline bool stored_on_reuse(const UserGraph& g, const PhaseNodes& p, const uint8_t* written,
-                            int max_passes, uint8_t* added, int64_t* kernel) {
+                            int max_passes, uint8_t* added, int64_t* kernel, int64_t* phantom) {
   const int64_t n = g.n;
   std::fill(added, added + n, uint8_t{0});
+  std::fill(phantom, phantom + n, int64_t{-1});
   // A value read through views is read by the views' readers: per storage, the reads in the
   // phase by nodes that are not its own views (a T5's position bias, read by two layers
   // through one unsqueeze, has two readers). fn(storage, reader) for each.
@@ -128,7 +158,7 @@ inline bool stored_on_reuse(const UserGraph& g, const PhaseNodes& p, const uint8
   }
   if (!any) return false;
   std::vector<uint8_t> stored(written, written + n), fresh(n), inl(n), st(n);
-  std::vector<int64_t> reach(n);
+  std::vector<int64_t> reach(n), early(n);
   // Forward max-propagation of `heavy` along the phase's reads of still-inlined values (not
   // out of a value `skip` marks), one ascending sweep.
   auto heavy_reach = [&](const uint8_t* skip) {
@@ -152,6 +182,7 @@ inline bool stored_on_reuse(const UserGraph& g, const PhaseNodes& p, const uint8
     heavy_reach(fresh.data());
     for (int64_t u = 0; u < n; ++u) fresh[u] = fresh[u] && reach[u] > 0;
     phase_kernel_times(g, p, stored.data(), inl, st, kernel);
+    earliest_kernels(g, inl.data(), p.time, early.data());
     have_kernel = true;
     found = false;
     std::vector<int64_t> lo(n, std::numeric_limits<int64_t>::max()), hi(n, -1);
@@ -161,17 +192,22 @@ inline bool stored_on_reuse(const UserGraph& g, const PhaseNodes& p, const uint8
       if (p.reduction[d]) {
         reduced[b] = 1;
       } else {
-        lo[b] = std::min(lo[b], kernel[d]);
+        lo[b] = std::min(lo[b], early[d]);
         hi[b] = std::max(hi[b], kernel[d]);
       }
     });
     for (int64_t u = 0; u < n; ++u) {
-      fresh[u] = fresh[u] && (hi[u] > lo[u] || (reduced[u] && hi[u] >= 0));
+      const bool keep = hi[u] > lo[u] || (reduced[u] && hi[u] >= 0);
+      if (fresh[u] && !keep && hi[u] >= 0) phantom[u] = hi[u];
+      fresh[u] = fresh[u] && keep;
       found = found || fresh[u];
     }
     if (!found) break;
     for (int64_t u = 0; u < n; ++u) {
-      if (fresh[u]) stored[u] = added[u] = 1;
+      if (fresh[u]) {
+        stored[u] = added[u] = 1;
+        phantom[u] = -1;
+      }
     }
     have_kernel = false;
   }
@@ -179,84 +215,233 @@ inline bool stored_on_reuse(const UserGraph& g, const PhaseNodes& p, const uint8
 }
 
 
-// Inductor's fusion of stored outputs that compute a common inlined pointwise value of their own
-// size (_fused_order in tests/_peak_reference.py): `same[e]` marks an edge between pointwise ops
-// of one size. Along the phase's reads (reads[e] and phase[d]), a link runs from an inlined node
-// to an inlined or stored one; a component of links with at most `max_outputs` stored link ends
-// (its members) runs as one kernel at the latest member's time, and whatever reads a member,
-// directly or not, moves after it. A component whose member must wait for another's reader leaves
-// (up to `max_outputs` rounds; a graph that needs more keeps `time`). Writes the new rank of every
-// phase node (-1 elsewhere) to `out`.
+// The strongly connected components of the graph whose arcs out of u are adj[ptr[u] ..
+// ptr[u + 1]), over the nodes `nodes` (Tarjan's algorithm, iteratively): component[u] numbers
+// u's, cyclic[u] = 1 for a node of a component of more than one node. Appends the nodes to
+// `finished` in the order their components complete, a reverse topological order where there
+// is no cycle.
+inline void mark_cycles(const std::vector<int64_t>& ptr, const std::vector<int64_t>& adj,
+                        const std::vector<int64_t>& nodes, std::vector<int64_t>& component,
+                        std::vector<uint8_t>& cyclic, std::vector<int64_t>& finished) {
+  const int64_t n = static_cast<int64_t>(ptr.size()) - 1;
+  std::vector<int64_t> index(n, -1), low(n, 0), stack, calls, next(n, 0);
+  std::vector<uint8_t> on_stack(n, 0);
+  int64_t counter = 0, components = 0;
+  for (const int64_t root : nodes) {
+    if (index[root] >= 0) continue;
+    calls.assign(1, root);
+    index[root] = low[root] = counter++;
+    next[root] = ptr[root];
+    stack.push_back(root);
+    on_stack[root] = 1;
+    while (!calls.empty()) {
+      const int64_t v = calls.back();
+      if (next[v] < ptr[v + 1]) {
+        const int64_t w = adj[next[v]++];
+        if (index[w] < 0) {
+          index[w] = low[w] = counter++;
+          next[w] = ptr[w];
+          stack.push_back(w);
+          on_stack[w] = 1;
+          calls.push_back(w);
+        } else if (on_stack[w]) {
+          low[v] = std::min(low[v], index[w]);
+        }
+        continue;
+      }
+      calls.pop_back();
+      if (!calls.empty()) low[calls.back()] = std::min(low[calls.back()], low[v]);
+      if (low[v] != index[v]) continue;
+      const size_t top = stack.size();
+      size_t bottom = top;
+      while (stack[bottom - 1] != v) --bottom;
+      --bottom;
+      for (size_t k = bottom; k < top; ++k) {
+        on_stack[stack[k]] = 0;
+        component[stack[k]] = components;
+        if (top - bottom > 1) cyclic[stack[k]] = 1;
+        finished.push_back(stack[k]);
+      }
+      ++components;
+      stack.resize(bottom);
+    }
+  }
+}
+
+// Inductor's fusion of stored outputs into one kernel (_fused_order in
+// tests/_peak_reference.py). Two kinds of link join nodes: along the phase's reads (reads[e] and
+// phase[d]), an inlined node and an inlined or stored one computing pointwise values of one size
+// (`same[e]`: a recomputed GeLU's value, read by its weight gradient and by its derivative); and
+// a horizontal group (group[u]: the group's first member, -1 for none; the gated MLP's backward,
+// `horizontal` in peak_walk.h). The stored nodes of a component (its members) run as one kernel
+// when there are at most `max_outputs` of them (more: a chain every kernel recomputes, a
+// residual stream). The kernels are scheduled as one node each: a kernel runs at its latest
+// member's time once everything it reads has run, other kernels included, and whatever reads a
+// member moves after it. A kernel that would run before a value it reads (a member reaches a
+// reader of another member, directly or through other kernels: a cycle once each kernel is one
+// node) cannot be one kernel: the groups on such cycles are dropped and the components formed
+// again, and what is still on a cycle then leaves (its nodes keep their times). Writes the new
+// rank of every phase node (-1 elsewhere) to `out`; `group` keeps only the groups that run as
+// one kernel.
 inline void fused_order(const UserGraph& g, const uint8_t* phase, const uint8_t* same,
-                        const uint8_t* inlined, const uint8_t* stored, const int64_t* time,
-                        int max_outputs, int64_t* out) {
+                        const uint8_t* inlined, const uint8_t* stored, const uint8_t* reduction,
+                        const int64_t* time, int max_outputs, std::vector<int64_t>& group,
+                        int64_t* out) {
   const int64_t n = g.n;
   std::copy(time, time + n, out);
-  // Components along the links, each labelled by its least node.
-  LeastRootSets sets(n);
-  std::vector<uint8_t> members(n, 0);
-  bool linked = false;
-  for (int64_t u = 0; u < n; ++u) {
-    if (!inlined[u]) continue;
-    for (int64_t e = g.ptr[u]; e < g.ptr[u + 1]; ++e) {
-      const int64_t d = g.dst[e];
-      if (!(g.reads[e] && phase[d] && same[e] && (inlined[d] || stored[d]))) continue;
-      linked = true;
-      if (stored[d]) members[d] = 1;
-      sets.unite(u, d);
-    }
-  }
-  if (!linked) return;
-  const std::vector<int64_t> label = std::move(sets).labels();
-  std::vector<int64_t> count(n, 0), latest(n), start(n);
-  for (int64_t u = 0; u < n; ++u) count[label[u]] += members[u];
-  bool any = false;
-  for (int64_t u = 0; u < n; ++u) {
-    members[u] = members[u] && count[label[u]] <= max_outputs;
-    any = any || members[u];
-  }
-  bool settled = false;
-  for (int round = 0; round < max_outputs; ++round) {
-    if (!any) return;
-    std::fill(latest.begin(), latest.end(), int64_t{-1});
-    for (int64_t u = 0; u < n; ++u) {
-      if (members[u]) latest[label[u]] = std::max(latest[label[u]], time[u]);
-    }
-    for (int64_t u = 0; u < n; ++u) start[u] = members[u] ? latest[label[u]] : time[u];
-    for (int64_t u = 0; u < n; ++u) {  // a reader runs after what it reads
-      for (int64_t e = g.ptr[u]; e < g.ptr[u + 1]; ++e) {
-        const int64_t d = g.dst[e];
-        if (g.reads[e] && phase[d] && start[d] < start[u]) start[d] = start[u];
-      }
-    }
-    std::vector<uint8_t> leaving(n, 0);
-    bool cyclic = false;
-    for (int64_t u = 0; u < n; ++u) {
-      if (members[u] && start[u] > latest[label[u]]) leaving[label[u]] = cyclic = true;
-    }
-    if (!cyclic) {
-      settled = true;
-      break;
-    }
-    any = false;
-    for (int64_t u = 0; u < n; ++u) {
-      members[u] = members[u] && !leaving[label[u]];
-      any = any || members[u];
-    }
-  }
-  if (!settled) return;
-  // At one start: the kernel's outputs (in their order), then the readers moved after it.
-  std::vector<int64_t> nodes;
+  std::vector<int64_t> nodes;  // the phase's nodes, ascending
   for (int64_t u = 0; u < n; ++u) {
     if (phase[u]) nodes.push_back(u);
   }
-  // In (start, pushed, time) order: by time, then stably by (start, pushed).
-  counting_sort(nodes, [&](int64_t u) { return time[u]; });
-  counting_sort(nodes, [&](int64_t u) {
-    return start[u] * 2 + (start[u] > time[u] && !members[u] ? 1 : 0);
-  });
-  std::fill(out, out + n, int64_t{-1});
-  for (size_t k = 0; k < nodes.size(); ++k) out[nodes[k]] = static_cast<int64_t>(k);
+  std::vector<uint8_t> members(n), left(n, 0), cyclic(n);
+  std::vector<int64_t> rep(n), ptr(n + 1), adj, finished, component(n);
+  for (;;) {
+    LeastRootSets sets(n);
+    std::fill(members.begin(), members.end(), uint8_t{0});
+    bool linked = false;
+    for (const int64_t u : nodes) {
+      if (group[u] >= 0) {
+        linked = true;
+        members[u] = 1;
+        sets.unite(u, group[u]);
+      }
+      if (!inlined[u]) continue;
+      for (int64_t e = g.ptr[u]; e < g.ptr[u + 1]; ++e) {
+        const int64_t d = g.dst[e];
+        if (!(g.reads[e] && phase[d] && same[e] && (inlined[d] || stored[d]))) continue;
+        linked = true;
+        if (stored[d]) members[d] = 1;
+        sets.unite(u, d);
+      }
+    }
+    if (!linked) return;
+    const std::vector<int64_t> label = std::move(sets).labels();
+    std::vector<int64_t> count(n, 0), first(n, -1);
+    for (const int64_t u : nodes) count[label[u]] += members[u] && !left[u];
+    bool any = false;
+    for (const int64_t u : nodes) {
+      members[u] = members[u] && !left[u] && count[label[u]] <= max_outputs;
+      if (members[u] && first[label[u]] < 0) first[label[u]] = u;
+      rep[u] = members[u] ? first[label[u]] : u;
+      any = any || members[u];
+    }
+    if (!any) break;
+    // The phase's reads between kernels, each kernel one node (its first member).
+    std::fill(ptr.begin(), ptr.end(), int64_t{0});
+    adj.clear();
+    for (const int64_t u : nodes) {
+      for (int64_t e = g.ptr[u]; e < g.ptr[u + 1]; ++e) {
+        const int64_t d = g.dst[e];
+        if (g.reads[e] && phase[d] && rep[u] != rep[d]) ++ptr[rep[u] + 1];
+      }
+    }
+    for (int64_t u = 0; u < n; ++u) ptr[u + 1] += ptr[u];
+    adj.resize(ptr[n]);
+    {
+      std::vector<int64_t> fill(ptr.begin(), ptr.end() - 1);
+      for (const int64_t u : nodes) {
+        for (int64_t e = g.ptr[u]; e < g.ptr[u + 1]; ++e) {
+          const int64_t d = g.dst[e];
+          if (g.reads[e] && phase[d] && rep[u] != rep[d]) adj[fill[rep[u]]++] = rep[d];
+        }
+      }
+    }
+    std::fill(cyclic.begin(), cyclic.end(), uint8_t{0});
+    finished.clear();
+    mark_cycles(ptr, adj, nodes, component, cyclic, finished);
+    // Of the kernels on one cycle one stays fused, the others break the cycle: a kernel of
+    // pointwise outputs before one of reductions, then the latest (by its first member's time),
+    // then the least node. A kernel on a cycle of no other kernel leaves.
+    std::vector<int64_t> first_time(n, std::numeric_limits<int64_t>::max()), kept(n, -1);
+    std::vector<uint8_t> reducing(n, 0);
+    for (const int64_t u : nodes) {
+      if (!members[u]) continue;
+      first_time[rep[u]] = std::min(first_time[rep[u]], time[u]);
+      reducing[rep[u]] = reducing[rep[u]] || reduction[u];
+    }
+    for (const int64_t u : nodes) {
+      if (!members[u] || rep[u] != u || !cyclic[u]) continue;
+      int64_t& best = kept[component[u]];
+      if (best < 0 || reducing[u] < reducing[best] ||
+          (reducing[u] == reducing[best] && first_time[u] > first_time[best])) {
+        best = u;
+      }
+    }
+    bool breaks = false;
+    for (const int64_t u : nodes) {
+      breaks = breaks || (members[u] && cyclic[rep[u]] && kept[component[rep[u]]] != rep[u]);
+    }
+    bool on_cycle = false, group_on_cycle = false;
+    std::vector<uint8_t> dropped(n, 0);
+    for (const int64_t u : nodes) {
+      if (!members[u] || !cyclic[rep[u]]) continue;
+      if (breaks && kept[component[rep[u]]] == rep[u]) continue;
+      on_cycle = true;
+      if (group[u] >= 0) group_on_cycle = dropped[group[u]] = 1;
+    }
+    if (group_on_cycle) {
+      for (const int64_t u : nodes) {
+        if (group[u] >= 0 && dropped[group[u]]) group[u] = -1;
+      }
+      continue;
+    }
+    if (on_cycle) {
+      for (const int64_t u : nodes) {
+        if (members[u] && cyclic[rep[u]] && !(breaks && kept[component[rep[u]]] == rep[u])) {
+          left[u] = 1;
+        }
+      }
+      continue;
+    }
+    // No cycle: `finished` is a reverse topological order of the kernels and nodes.
+    std::vector<int64_t> start(n, -1);
+    for (const int64_t u : nodes) start[rep[u]] = std::max(start[rep[u]], time[u]);
+    for (auto it = finished.rbegin(); it != finished.rend(); ++it) {
+      const int64_t u = *it;
+      for (int64_t k = ptr[u]; k < ptr[u + 1]; ++k) {
+        start[adj[k]] = std::max(start[adj[k]], start[u]);
+      }
+    }
+    for (const int64_t u : nodes) {
+      if (group[u] >= 0 && !members[u]) group[u] = -1;
+    }
+    // The order: a topological order of the kernels and other nodes, by (start, moved: a node
+    // the kernels' placement delayed, first time) among those whose inputs have run, each
+    // kernel a block of its members in their order: at one start a kernel's outputs, then the
+    // readers moved after it.
+    std::vector<int64_t> lead(n), block(n + 1, 0), indegree(n, 0), by_time(nodes);
+    counting_sort(by_time, [&](int64_t u) { return time[u]; });
+    for (const int64_t u : nodes) lead[u] = time[u];
+    for (const int64_t u : by_time) {
+      if (members[u]) lead[rep[u]] = std::min(lead[rep[u]], time[u]);
+      ++block[rep[u] + 1];
+    }
+    for (int64_t u = 0; u < n; ++u) block[u + 1] += block[u];
+    std::vector<int64_t> inside(block[n]), fill(block.begin(), block.end() - 1);
+    for (const int64_t u : by_time) inside[fill[rep[u]]++] = u;
+    for (const int64_t u : adj) ++indegree[u];
+    auto key = [&](int64_t r) {
+      const bool moved = !members[r] && start[r] > time[r];
+      return (start[r] * 2 + (moved ? 1 : 0)) * n + lead[r];
+    };
+    std::priority_queue<std::pair<int64_t, int64_t>, std::vector<std::pair<int64_t, int64_t>>,
+                        std::greater<>> ready;
+    for (const int64_t u : nodes) {
+      if (rep[u] == u && indegree[u] == 0) ready.emplace(key(u), u);
+    }
+    std::fill(out, out + n, int64_t{-1});
+    int64_t rank = 0;
+    while (!ready.empty()) {
+      const int64_t r = ready.top().second;
+      ready.pop();
+      for (int64_t k = block[r]; k < block[r + 1]; ++k) out[inside[k]] = rank++;
+      for (int64_t k = ptr[r]; k < ptr[r + 1]; ++k) {
+        if (--indegree[adj[k]] == 0) ready.emplace(key(adj[k]), adj[k]);
+      }
+    }
+    return;
+  }
+  for (const int64_t u : nodes) group[u] = -1;
 }
 
 }  // namespace fusioncut

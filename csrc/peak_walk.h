@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <iterator>
 #include <utility>
 #include <vector>
 
@@ -57,6 +58,7 @@ struct WalkPhase {
   std::vector<int64_t> time, alloc_node, alloc_t, alloc_s;
   std::vector<uint8_t> in_place;
   std::vector<int64_t> free_node, free_t, free_s, work_node, work_t, work_s;
+  std::vector<int64_t> phantom_node, phantom_t, phantom_s;  // realized and fused away
 };
 
 struct WalkResult {
@@ -97,17 +99,20 @@ inline void last_use(const PeakGraph& g, const uint8_t* phase, const int64_t* wh
   }
 }
 
-// A phase's kernel times and the values stored on reuse, added to `written`.
+// A phase's kernel times and the values stored on reuse, added to `written`; `phantom`: the
+// values realized and fused away (stored_on_reuse), per node the kernel's time or -1.
 inline void kernels(const PeakGraph& g, const uint8_t* phase, const int64_t* time,
-                    std::vector<uint8_t>& written, std::vector<int64_t>& kernel) {
+                    std::vector<uint8_t>& written, std::vector<int64_t>& kernel,
+                    std::vector<int64_t>& phantom) {
   const UserGraph users = g.users();
   const PhaseNodes nodes{phase, g.fusible.data(), g.merged.data(), g.computing.data(),
                          g.heavy.data(), g.reduction.data(), g.base.data(), time};
   bool have = false;
+  std::fill(phantom.begin(), phantom.end(), int64_t{-1});
   if (g.cpu_rules) {
     std::vector<uint8_t> added(g.n);
     have = stored_on_reuse(users, nodes, written.data(), g.max_store_passes, added.data(),
-                           kernel.data());
+                           kernel.data(), phantom.data());
     for (int64_t i = 0; i < g.n; ++i) written[i] = written[i] || added[i];
   }
   if (!have) {
@@ -129,8 +134,14 @@ inline void allocate(WalkPhase& phase, int64_t node, int64_t at) {
 
 inline void frees_and_work(const PeakGraph& g, const std::vector<int64_t>& time,
                            const std::vector<uint8_t>& freed, const std::vector<int64_t>& last,
-                           const uint8_t* phase, const int64_t* size, WalkPhase& out) {
+                           const uint8_t* phase, const int64_t* size,
+                           const std::vector<int64_t>& phantom, WalkPhase& out) {
   for (int64_t i = 0; i < g.n; ++i) {
+    if (phantom[i] >= 0) {
+      out.phantom_node.push_back(i);
+      out.phantom_t.push_back(phantom[i]);
+      out.phantom_s.push_back(size[i]);
+    }
     if (freed[i]) {
       out.free_node.push_back(i);
       out.free_t.push_back(last[i] >= 0 ? last[i] : time[i]);
@@ -144,36 +155,48 @@ inline void frees_and_work(const PeakGraph& g, const std::vector<int64_t>& time,
   }
 }
 
-// Inductor's horizontal fusion of recomputed kernels. Its scheduler fuses two nodes that read
-// a common buffer (Scheduler.can_fuse, score_fusion_memory) when neither depends on the other
-// and they are at most 64 scheduler nodes apart in its order (are_long_distant_nodes); the
-// fused kernel runs where its first member stood, with what the later one needs pulled ahead of
-// it (topological_sort_schedule). Two stored pointwise values the backward recomputes (a T5
-// decoder's attention probabilities, which both layers compute from the shared position bias),
-// of one size, neither reaching the other, that read a common storage (directly or through
-// values they keep in registers) and stand at most `horizontal_distance` allocations apart in
-// the backward's order, become one kernel: the later one's trigger, and that of every value it
-// recomputes through, falls to the first one's. Pairs are taken in the order's order, each value
-// in at most one. `order`: the backward's nodes in (trigger, role, index) order; `written` and
-// `inlined`: the backward's (order-independent). Returns whether a trigger moved.
+// Inductor's horizontal fusion in the backward. Its scheduler fuses nodes that read a common
+// buffer (Scheduler.can_fuse, score_fusion_memory: the pairs sharing most first) when neither
+// depends on the other and they stand at most 64 scheduler nodes apart in its order
+// (are_long_distant_nodes). Candidates are the stored pointwise values and reductions the
+// backward computes, of their own storage; a group is a first candidate and up to
+// max_fused_outputs - 1 later ones of its kind (pointwise or reduction) and size within
+// `horizontal_distance` allocations of it in the backward's order, each sharing
+// a storage it reads (directly or through values it keeps in registers) with a member, reached
+// from no member through the backward, and, from the third on, read storages all of which one
+// member reads (the gated MLP: the recomputed silu(gate) * up and the gradients of up and gate
+// read gate, up and the down projection's input gradient; a layer norm's two row sums of its
+// backward, or the weight gradients of two norms that read one input). Groups are taken in the
+// order's order, each candidate in at most one.
+// - A group of values the backward recomputes (a T5's two decoder layers computing their
+//   attention probabilities from one position bias) depends on no tangent, so the scheduler
+//   pulls it ahead: the later members' triggers, and those of what they recompute through, fall
+//   to the earliest member's. Returns whether a trigger moved.
+// - A group with a value the backward computes anew is placed by fused_order as one kernel:
+//   group[u] is its first member for each member (else -1), and alone[u] marks a member that
+//   reads no storage of its size that no other member reads: it cannot be written in place
+//   (Inductor's decide_inplace_update needs the input's one remaining user to be the writer).
+// `order`: the backward's nodes in (trigger, role, index) order; `written` and `inlined`: the
+// backward's (order-independent).
 inline bool horizontal(const PeakGraph& g, const uint8_t* fw, const uint8_t* bw,
                        const std::vector<uint8_t>& written, const std::vector<uint8_t>& inlined,
                        const std::vector<int64_t>& order, const int64_t* size,
-                       std::vector<int64_t>& trigger) {
+                       std::vector<int64_t>& trigger, std::vector<int64_t>& group,
+                       std::vector<uint8_t>& alone) {
   if (g.horizontal_distance <= 0) return false;
   const int64_t n = g.n;
   std::vector<int64_t> candidates, slot;  // slot[k]: allocations before candidates[k]
   int64_t allocations = 0;
   for (const int64_t u : order) {
     const bool stored = g.tensor[u] && written[u] && g.base[u] == u;
-    if (stored && fw[u] && g.computing[u] && g.fusible[u] && size[u] > 0) {
+    if (stored && size[u] > 0 && ((g.computing[u] && g.fusible[u]) || g.reduction[u])) {
       candidates.push_back(u);
       slot.push_back(allocations);
     }
     allocations += stored;
   }
   if (candidates.size() < 2) return false;
-  // The storages each candidate reads, through the values it computes in registers.
+  // The storages each candidate reads, through the values it computes in registers (sorted).
   std::vector<std::vector<int64_t>> reads(candidates.size());
   std::vector<int64_t> seen(n, -1), stack;
   for (size_t k = 0; k < candidates.size(); ++k) {
@@ -203,26 +226,27 @@ inline bool horizontal(const PeakGraph& g, const uint8_t* fw, const uint8_t* bw,
     }
     return false;
   };
-  // What `first` reaches through values the backward recomputes, up to node `bound` (a later
-  // value never reaches an earlier one in the order, and every node on a path lies between the
-  // two in graph order): marked with `first` in `reached`, once per first.
+  // What a member reaches through the backward, up to node `bound` (every node on a path lies
+  // between its ends in graph order): marked with the group's first in `reached`.
   std::vector<int64_t> reached(n, -1);
-  auto reach_from = [&](int64_t first, int64_t bound) {
-    stack.assign(1, first);
+  auto reach_from = [&](int64_t from, int64_t mark, int64_t bound) {
+    stack.assign(1, from);
     while (!stack.empty()) {
       const int64_t x = stack.back();
       stack.pop_back();
       for (int64_t e = g.ptr[x]; e < g.ptr[x + 1]; ++e) {
         const int64_t d = g.dst[e];
-        if (d <= bound && fw[d] && bw[d] && reached[d] != first) {
-          reached[d] = first;
+        if (d <= bound && bw[d] && reached[d] != mark) {
+          reached[d] = mark;
           stack.push_back(d);
         }
       }
     }
   };
+  const size_t most = static_cast<size_t>(std::max(g.max_fused_outputs, 2));
   std::vector<uint8_t> taken(candidates.size(), 0);
-  bool moved = false;
+  std::vector<int64_t> all;  // the union of the members' reads, from the second member on
+  std::vector<std::vector<size_t>> groups;
   for (size_t a = 0; a < candidates.size(); ++a) {
     if (taken[a]) continue;
     const int64_t first = candidates[a];
@@ -232,19 +256,72 @@ inline bool horizontal(const PeakGraph& g, const uint8_t* fw, const uint8_t* bw,
       if (slot[end] - slot[a] > g.horizontal_distance) break;
       bound = std::max(bound, candidates[end]);
     }
+    std::vector<size_t> members{a};
     bool walked = false;
-    for (size_t b = a + 1; b < end; ++b) {
+    for (size_t b = a + 1; b < end && members.size() < most; ++b) {
       const int64_t later = candidates[b];
-      if (taken[b] || size[later] != size[first] || !share(a, b)) continue;
-      if (later > first) {
-        if (!walked) reach_from(first, bound);
-        walked = true;
-        if (reached[later] == first) continue;
+      if (taken[b] || size[later] != size[first] || g.reduction[later] != g.reduction[first]) {
+        continue;
       }
-      taken[a] = taken[b] = 1;
-      const int64_t to = trigger[first];
-      stack.assign(1, later);
-      while (!stack.empty()) {  // the later value and what it recomputes through
+      bool shares = false;
+      for (const size_t m : members) shares = shares || share(m, b);
+      if (!shares) continue;
+      std::vector<int64_t> joined;
+      if (members.size() >= 2) {  // one member's reads hold everyone's
+        std::set_union(all.begin(), all.end(), reads[b].begin(), reads[b].end(),
+                       std::back_inserter(joined));
+        bool held = std::includes(reads[b].begin(), reads[b].end(), joined.begin(), joined.end());
+        for (const size_t m : members) {
+          held = held || std::includes(reads[m].begin(), reads[m].end(), joined.begin(),
+                                       joined.end());
+        }
+        if (!held) continue;
+      }
+      if (!walked) reach_from(first, first, bound);
+      walked = true;
+      if (reached[later] == first) continue;
+      if (members.size() >= 2) {
+        all.swap(joined);
+      } else {
+        std::set_union(reads[a].begin(), reads[a].end(), reads[b].begin(), reads[b].end(),
+                       std::back_inserter(all));
+      }
+      members.push_back(b);
+      reach_from(later, first, bound);
+    }
+    all.clear();
+    if (members.size() < 2) continue;
+    for (const size_t m : members) taken[m] = 1;
+    groups.push_back(std::move(members));
+  }
+  bool moved = false;
+  for (const std::vector<size_t>& members : groups) {
+    bool recomputed = true;
+    int64_t to = trigger[candidates[members[0]]];
+    for (const size_t m : members) {
+      recomputed = recomputed && fw[candidates[m]];
+      to = std::min(to, trigger[candidates[m]]);
+    }
+    if (!recomputed) {
+      for (const size_t m : members) {
+        const int64_t u = candidates[m];
+        group[u] = candidates[members[0]];
+        // The storages of u's size that u alone of the group reads.
+        bool own = false;
+        for (const int64_t x : reads[m]) {
+          if (size[x] != size[u] || own) continue;
+          own = true;
+          for (const size_t o : members) {
+            if (o != m && std::binary_search(reads[o].begin(), reads[o].end(), x)) own = false;
+          }
+        }
+        alone[u] = !own;
+      }
+      continue;
+    }
+    for (const size_t m : members) {  // each member and what it recomputes through
+      stack.assign(1, candidates[m]);
+      while (!stack.empty()) {
         const int64_t x = stack.back();
         stack.pop_back();
         if (trigger[x] <= to) continue;
@@ -255,7 +332,6 @@ inline bool horizontal(const PeakGraph& g, const uint8_t* fw, const uint8_t* bw,
           if (fw[v] && bw[v]) stack.push_back(v);
         }
       }
-      break;
     }
   }
   return moved;
@@ -290,8 +366,8 @@ inline WalkResult peak_walk(const PeakGraph& g, const uint8_t* fw, const uint8_t
   fw_time.resize(n);
   for (int64_t i = 0; i < n; ++i) fw_time[i] = fw[i] ? i : -1;
   written(g, fw, written_out.data(), scratch, fw_written);
-  std::vector<int64_t> fw_kernel(n), last_fw(n);
-  kernels(g, fw, fw_time.data(), fw_written, fw_kernel);
+  std::vector<int64_t> fw_kernel(n), last_fw(n), fw_phantom(n);
+  kernels(g, fw, fw_time.data(), fw_written, fw_kernel, fw_phantom);
   std::vector<uint8_t> fw_alloc(n), gone(n, 0);
   for (int64_t i = 0; i < n; ++i) {
     fw_alloc[i] = fw[i] && g.tensor[i] && fw_written[i];
@@ -323,7 +399,9 @@ inline WalkResult peak_walk(const PeakGraph& g, const uint8_t* fw, const uint8_t
     return ka < kb || (ka == kb && a < b);
   };
   counting_sort(order, [&](int64_t a) { return when[a] * 2 + g.backward_role[a]; });  // before
-  if (horizontal(g, fw, bw, bw_written, inlined, order, size, when)) {
+  std::vector<int64_t> group(n, -1);
+  std::vector<uint8_t> alone(n, 0);
+  if (horizontal(g, fw, bw, bw_written, inlined, order, size, when, group, alone)) {
     // The nodes that moved, merged back into the others (still in order).
     std::vector<int64_t> stay, moved;
     for (const int64_t i : order) (when[i] != trigger[i] ? moved : stay).push_back(i);
@@ -334,10 +412,19 @@ inline WalkResult peak_walk(const PeakGraph& g, const uint8_t* fw, const uint8_t
   for (size_t k = 0; k < order.size(); ++k) ranked[order[k]] = static_cast<int64_t>(k);
   std::vector<int64_t>& time = r.backward.time;
   time.resize(n);
-  fused_order(g.users(), bw, g.same.data(), inlined.data(), bw_stored.data(), ranked.data(),
-              g.max_fused_outputs, time.data());
-  std::vector<int64_t> bw_kernel(n), last_bw(n);
-  kernels(g, bw, time.data(), bw_written, bw_kernel);
+  fused_order(g.users(), bw, g.same.data(), inlined.data(), bw_stored.data(), g.reduction.data(),
+              ranked.data(), g.max_fused_outputs, group, time.data());
+  // The backward's events happen at kernel steps: a group's members are one kernel, at its last
+  // member's time.
+  std::vector<int64_t> step(time), group_time(n, -1);
+  for (int64_t i = 0; i < n; ++i) {
+    if (group[i] >= 0) group_time[group[i]] = std::max(group_time[group[i]], time[i]);
+  }
+  for (int64_t i = 0; i < n; ++i) {
+    if (group[i] >= 0) step[i] = group_time[group[i]];
+  }
+  std::vector<int64_t> bw_kernel(n), last_bw(n), bw_phantom(n);
+  kernels(g, bw, step.data(), bw_written, bw_kernel, bw_phantom);
   last_use(g, bw, bw_kernel.data(), last_bw);
 
   // Layout copies of inputs: made at the forward's start, handed to the backward when it
@@ -369,14 +456,14 @@ inline WalkResult peak_walk(const PeakGraph& g, const uint8_t* fw, const uint8_t
     f.alloc_s.push_back(size[i]);
     f.in_place.push_back(g.fusible[i] && !copies[i]);
   }
-  frees_and_work(g, fw_time, freed, last_fw, fw, size, f);
+  frees_and_work(g, fw_time, freed, last_fw, fw, size, fw_phantom, f);
 
   WalkPhase& b = r.backward;
   for (int64_t i = 0; i < n; ++i) {
     if (start[i]) allocate(b, i, -1);
   }
   for (int64_t i = 0; i < n; ++i) {
-    if (bw_alloc[i]) allocate(b, i, allocated_at(g, time.data(), i));
+    if (bw_alloc[i]) allocate(b, i, allocated_at(g, step.data(), i));
   }
   // Reloads, each at the first backward node reading it.
   std::vector<int64_t> first(n, static_cast<int64_t>(order.size()));
@@ -384,7 +471,7 @@ inline WalkResult peak_walk(const PeakGraph& g, const uint8_t* fw, const uint8_t
     if (!back[u]) continue;
     for (int64_t e = g.ptr[u]; e < g.ptr[u + 1]; ++e) {
       const int64_t d = g.dst[e];
-      if (g.reads[e] && bw[d]) first[u] = std::min(first[u], time[d]);
+      if (g.reads[e] && bw[d]) first[u] = std::min(first[u], step[d]);
     }
     r.reload_node.push_back(u);
     r.reload_use.push_back(first[u]);
@@ -395,9 +482,9 @@ inline WalkResult peak_walk(const PeakGraph& g, const uint8_t* fw, const uint8_t
   }
   for (const int64_t i : b.alloc_node) {
     b.alloc_s.push_back(size[i]);
-    b.in_place.push_back(g.fusible[i] && !start[i] && !back[i]);
+    b.in_place.push_back(g.fusible[i] && !start[i] && !back[i] && !(group[i] >= 0 && alone[i]));
   }
-  frees_and_work(g, time, freed, last_bw, bw, size, b);
+  frees_and_work(g, step, freed, last_bw, bw, size, bw_phantom, b);
   return r;
 }
 

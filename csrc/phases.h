@@ -1,9 +1,9 @@
 // The sequential walks of fusioncut's peak estimate, here because the frontier runs them once
 // per plan it scores (hundreds of times on a 9k-node graph): which graph computes each joint
-// node for one saved set (phase_split), a phase's live bytes under Inductor's buffer pool
-// (pooled_peak), the host link's copies one at a time (link_done) and torch's reload prefetch
-// queue (prefetch_times); raise_along, a fixpoint on any edges, serves the numpy reference walk
-// (tests/_peak_reference.py), the rest of the walk being peak_walk.h.
+// node for one saved set (phase_split), the host link's copies one at a time (link_done) and
+// torch's reload prefetch queue (prefetch_times); raise_along, a fixpoint on any edges, serves
+// the numpy reference walk (tests/_peak_reference.py), the rest of the walk being peak_walk.h
+// and a phase's peak buffer_reuse.h.
 // Header-only like the solvers; the binding validates the arrays and this code trusts them.
 #pragma once
 
@@ -103,103 +103,6 @@ inline void raise_along(int64_t n, int64_t m, const int64_t* from, const int64_t
       }
     }
   }
-}
-
-// One phase of the peak walk (fusioncut.peak.PhaseEvents.peak): storages allocated at
-// alloc_t[k] (alloc_s[k] bytes) and freed at free_t[k] (free_s[k] bytes); at one time the
-// allocations come before the frees (event times 2t and 2t + 1), except that a free of the
-// size of an in-place allocation (in_place[k]) of the same time comes first (2t - 1): the
-// storage passes from a kernel's dying input to its output. Inductor keeps a freed storage
-// for a later allocation of its size: per size, with L the live count after each event, M its
-// running maximum (the storages ever held) and P = M - L the pool, the storages still held at
-// an event are M - (the least P from that event on). Events of one size run in time order,
-// allocations before frees at one time, each in its given order; the sizes' events merge in
-// time order (ties: smaller size first). Transient bytes (work_t, work_s: a workspace while its
-// kernel runs) count on top of the storages live after the allocations of their time.
-// Returns the peak (at least 0) and the bytes held after the last event.
-struct PooledPeak {
-  int64_t peak;
-  int64_t end;
-};
-
-inline PooledPeak pooled_peak(int64_t num_alloc, const int64_t* alloc_t, const int64_t* alloc_s,
-                              const uint8_t* in_place, int64_t num_free, const int64_t* free_t,
-                              const int64_t* free_s, int64_t num_work, const int64_t* work_t,
-                              const int64_t* work_s) {
-  std::vector<std::pair<int64_t, int64_t>> reuse;  // (time, size) of the in-place allocations
-  for (int64_t k = 0; k < num_alloc; ++k) {
-    if (in_place[k]) reuse.emplace_back(alloc_t[k], alloc_s[k]);
-  }
-  std::sort(reuse.begin(), reuse.end());
-  const int64_t count = num_alloc + num_free;
-  std::vector<int64_t> time(count), size(count), step(count);
-  for (int64_t k = 0; k < num_alloc; ++k) {
-    time[k] = 2 * alloc_t[k];
-    size[k] = alloc_s[k];
-    step[k] = 1;
-  }
-  for (int64_t k = 0; k < num_free; ++k) {
-    const bool first = std::binary_search(reuse.begin(), reuse.end(),
-                                          std::make_pair(free_t[k], free_s[k]));
-    time[num_alloc + k] = 2 * free_t[k] + (first ? -1 : 1);
-    size[num_alloc + k] = free_s[k];
-    step[num_alloc + k] = -1;
-  }
-  std::vector<int64_t> order(count);
-  std::iota(order.begin(), order.end(), int64_t{0});
-  std::stable_sort(order.begin(), order.end(), [&](int64_t a, int64_t b) {
-    return size[a] != size[b] ? size[a] < size[b] : time[a] < time[b];
-  });
-  // Per size: held storages after each event, and the change in bytes it makes.
-  std::vector<int64_t> most(count), pool(count), delta(count);
-  for (int64_t g = 0; g < count;) {
-    int64_t end = g;
-    while (end < count && size[order[end]] == size[order[g]]) ++end;
-    int64_t live = 0, held_max = 0;
-    for (int64_t j = g; j < end; ++j) {
-      live += step[order[j]];
-      held_max = std::max(held_max, live);
-      most[j] = held_max;
-      pool[j] = held_max - live;
-    }
-    int64_t ahead = pool[end - 1], previous_held = 0;
-    for (int64_t j = end - 1; j >= g; --j) {
-      ahead = std::min(ahead, pool[j]);
-      pool[j] = ahead;  // now the least pool from j on
-    }
-    for (int64_t j = g; j < end; ++j) {
-      const int64_t held = most[j] - pool[j];
-      delta[j] = (held - previous_held) * size[order[g]];
-      previous_held = held;
-    }
-    g = end;
-  }
-  std::vector<int64_t> by_time(count);
-  std::iota(by_time.begin(), by_time.end(), int64_t{0});
-  std::stable_sort(by_time.begin(), by_time.end(),
-                   [&](int64_t a, int64_t b) { return time[order[a]] < time[order[b]]; });
-  // Workspaces by time, summed per time.
-  std::vector<std::pair<int64_t, int64_t>> work(num_work);
-  for (int64_t k = 0; k < num_work; ++k) work[k] = {work_t[k], work_s[k]};
-  std::sort(work.begin(), work.end());
-  int64_t total = 0, peak = 0;
-  size_t w = 0;
-  auto transient_until = [&](int64_t event_time) {  // workspaces of times before event_time
-    while (w < work.size() && 2 * work[w].first < event_time) {
-      int64_t extra = 0;
-      const int64_t t = work[w].first;
-      for (; w < work.size() && work[w].first == t; ++w) extra += work[w].second;
-      peak = std::max(peak, total + extra);
-    }
-  };
-  for (int64_t j = 0; j < count; ++j) {
-    const int64_t e = by_time[j];
-    transient_until(time[order[e]]);
-    total += delta[e];
-    peak = std::max(peak, total);
-  }
-  transient_until(std::numeric_limits<int64_t>::max());
-  return {peak, total};
 }
 
 // The host link (fusioncut.peak_offload.paced_waits): copies in the order they are issued,

@@ -5,6 +5,7 @@ event (tests/test_peak_walk.py). The rules are ``fusioncut.peak``'s module docst
 from __future__ import annotations
 
 import dataclasses
+import heapq
 from dataclasses import dataclass
 
 import numpy as np
@@ -19,6 +20,7 @@ from fusioncut.peak_extern import ExternMemory, extern_memory
 from fusioncut.peak_offload import OffloadedValues, reload_times
 
 __all__ = ["phase_events"]
+
 
 
 def phase_events(graph: JointGraph, saved: np.ndarray, numel: np.ndarray | None = None,
@@ -46,7 +48,8 @@ def phase_events(graph: JointGraph, saved: np.ndarray, numel: np.ndarray | None 
     fw_edge = fw[dst] & reads
     fw_time = np.where(fw, idx, -1)
     fw_written = _written(graph, fw_edge, written_out, fusible) & ~merged
-    added, fw_kernel = _stored_on_reuse(graph, fw_edge, fw, fw_written, fusible, merged, fw_time)
+    added, fw_kernel, fw_phantom = _stored_on_reuse(graph, fw_edge, fw, fw_written, fusible,
+                                                    merged, fw_time)
     fw_written |= added
     fw_alloc = fw & tensor & fw_written
     # Offloaded storages no value kept on the device shares: they leave after their last
@@ -75,17 +78,25 @@ def phase_events(graph: JointGraph, saved: np.ndarray, numel: np.ndarray | None 
     inlined = bw & fusible & ~bw_written
     order = np.flatnonzero(bw)  # ascending: a stable sort keeps graph order within a key
     order = order[np.argsort(trigger[order] * 2 + masks.backward_role[order], kind="stable")]
-    moved = _horizontal(graph, fw, bw, bw_written, inlined, order, size, trigger)
+    moved, group, alone = _horizontal(graph, fw, bw, bw_written, inlined, order, size, trigger)
     if moved is not None:
         order = np.flatnonzero(bw)
         order = order[np.argsort(moved[order] * 2 + masks.backward_role[order], kind="stable")]
     time = np.full(n, -1, dtype=np.int64)
     time[order] = np.arange(len(order))
-    time = _fused_order(graph, bw, bw_edge, bw_stored, inlined, time)
-    added, bw_kernel = _stored_on_reuse(graph, bw_edge, bw, bw_written, fusible, merged, time)
+    time, group = _fused_order(graph, bw, bw_edge, bw_stored, inlined, time, group)
+    # Events at kernel steps: a group's members at its last member's time.
+    step = time.copy()
+    grouped = group >= 0
+    if grouped.any():
+        last = np.full(n, -1, dtype=np.int64)
+        np.maximum.at(last, group[grouped], time[grouped])
+        step[grouped] = last[group[grouped]]
+    added, bw_kernel, bw_phantom = _stored_on_reuse(graph, bw_edge, bw, bw_written, fusible,
+                                                    merged, step)
     bw_written |= added
     if bw_kernel is None:
-        bw_kernel = _kernels(graph, bw, bw_written, fusible, merged, time)
+        bw_kernel = _kernels(graph, bw, bw_written, fusible, merged, step)
     last_bw = _last_use(graph, bw_edge, bw_kernel)
 
     # Layout copies of inputs: made at the forward's start, handed to the backward when it
@@ -96,25 +107,28 @@ def phase_events(graph: JointGraph, saved: np.ndarray, numel: np.ndarray | None 
     start = between & ((last_bw >= 0) | keep_to_end)
     bw_alloc = bw & tensor & bw_written & ~start
     back = gone & (last_bw >= 0)
-    reload_t = _reloads(graph, back, bw_edge, time, offloaded)
-    forward = _events(fw_time, np.concatenate([np.flatnonzero(copies), np.flatnonzero(fw_alloc)]),
+    reload_t = _reloads(graph, back, bw_edge, time, step, offloaded)
+    forward = _events(fw_time, fw_time,
+                      np.concatenate([np.flatnonzero(copies), np.flatnonzero(fw_alloc)]),
                       np.concatenate([np.full(int(copies.sum()), -1),
                                       _allocated_at(fw_time, masks.output_of)[fw_alloc]]),
                       fusible & ~copies, (fw_alloc & ~kept & ~held) | (copies & ~to_bw),
-                      last_fw, size, fw & (ext.workspace > 0), ext.workspace)
-    backward = _events(time, np.concatenate([np.flatnonzero(start), np.flatnonzero(bw_alloc),
-                                             np.flatnonzero(back)]),
+                      last_fw, size, fw & (ext.workspace > 0), ext.workspace, fw_phantom)
+    backward = _events(time, step, np.concatenate([np.flatnonzero(start),
+                                                   np.flatnonzero(bw_alloc), np.flatnonzero(back)]),
                        np.concatenate([np.full(int(start.sum()), -1),
-                                       _allocated_at(time, masks.output_of)[bw_alloc], reload_t]),
-                       fusible & ~start & ~back, (start | bw_alloc | back) & ~keep_to_end,
-                       last_bw, size, bw & (ext.workspace > 0), ext.workspace)
+                                       _allocated_at(step, masks.output_of)[bw_alloc], reload_t]),
+                       fusible & ~start & ~back & ~(grouped & alone),
+                       (start | bw_alloc | back) & ~keep_to_end,
+                       last_bw, size, bw & (ext.workspace > 0), ext.workspace, bw_phantom)
     return forward, backward, int(size[between].sum())
 
 
 
 def _reloads(graph: JointGraph, back: np.ndarray, bw_edge: np.ndarray, time: np.ndarray,
-             offloaded: OffloadedValues | None) -> np.ndarray:
-    """Backward times at which the offloaded storages ``back`` (ascending) are reloaded."""
+             step: np.ndarray, offloaded: OffloadedValues | None) -> np.ndarray:
+    """Backward times at which the offloaded storages ``back`` (ascending) are reloaded: at
+    the kernel step of their first reader (``step``), or before it by torch's prefetch."""
     if not back.any():
         return np.zeros(0, dtype=np.int64)
     order = np.flatnonzero(time >= 0)
@@ -122,7 +136,7 @@ def _reloads(graph: JointGraph, back: np.ndarray, bw_edge: np.ndarray, time: np.
     edge = bw_edge & back[graph.edge_src]
     src, dst = graph.edge_src[edge], graph.edge_dst[edge]
     first = np.full(len(back), len(order), dtype=np.int64)
-    np.minimum.at(first, src, time[dst])
+    np.minimum.at(first, src, step[dst])
     nodes = np.flatnonzero(back)
     moved = offloaded
     if offloaded.lead_seconds is not None:
@@ -132,15 +146,18 @@ def _reloads(graph: JointGraph, back: np.ndarray, bw_edge: np.ndarray, time: np.
     return reload_times(first[nodes], order, moved)
 
 
-def _events(time, alloc_node, alloc_t, in_place, freed, last_use, size, working, workspace
-            ) -> PhaseEvents:
+def _events(time, step, alloc_node, alloc_t, in_place, freed, last_use, size, working,
+            workspace, phantom) -> PhaseEvents:
+    """A phase's events, each at the kernel step of its node (``step``)."""
     free_node = np.flatnonzero(freed)
-    free_t, free_s = _frees(last_use, freed, time, size)
+    free_t, free_s = _frees(last_use, freed, step, size)
     work = np.flatnonzero(working)
+    ghost = np.flatnonzero(phantom >= 0)
     return PhaseEvents(time=time, alloc_node=alloc_node, alloc_t=alloc_t,
                        alloc_s=size[alloc_node], in_place=in_place[alloc_node],
                        free_node=free_node, free_t=free_t, free_s=free_s, work_node=work,
-                       work_t=time[work], work_s=workspace[work])
+                       work_t=step[work], work_s=workspace[work], phantom_node=ghost,
+                       phantom_t=phantom[ghost], phantom_s=size[ghost])
 
 
 
@@ -203,26 +220,33 @@ def _masks(graph: JointGraph) -> _Masks:
 
 def _horizontal(graph: JointGraph, fw: np.ndarray, bw: np.ndarray, written: np.ndarray,
                 inlined: np.ndarray, order: np.ndarray, size: np.ndarray, trigger: np.ndarray
-                ) -> np.ndarray | None:
-    """The triggers after Inductor's horizontal fusion of recomputed kernels (``horizontal`` in
-    csrc/peak_walk.h), None when none moves: two stored pointwise values the backward
-    recomputes, of one size, neither reaching the other, reading a common storage (directly or
-    through values kept in registers), at most ``_HORIZONTAL_DISTANCE`` allocations apart in
-    ``order``, run as one kernel where the first runs."""
+                ) -> tuple[np.ndarray | None, np.ndarray, np.ndarray]:
+    """Inductor's horizontal fusion in the backward (``horizontal`` in csrc/peak_walk.h):
+    groups of stored pointwise values the backward computes, of one size, reached from no
+    other member through the backward, each sharing a read storage (directly or through
+    values kept in registers) with a member, at most ``_HORIZONTAL_DISTANCE`` allocations after
+    the first in ``order``, up to ``_MAX_FUSED_OUTPUTS`` of them, and from the third on one
+    member reading every storage the others read. Returns the triggers after the groups of
+    recomputed values run where their first runs (None when none moves), and for the groups
+    with a value computed anew each member's first member (-1 elsewhere) and whether it reads
+    no storage of its size that no other member reads."""
     masks = _masks(graph)
+    n = graph.num_nodes
     base = graph.base
     recomputed = fw & bw
-    inputs = [[] for _ in range(graph.num_nodes)]  # every input; read_inputs: storages read
-    read_inputs = [[] for _ in range(graph.num_nodes)]
+    inputs = [[] for _ in range(n)]  # every input; read_inputs: storages read
+    read_inputs = [[] for _ in range(n)]
+    users = [[] for _ in range(n)]
     for u, v, r in zip(graph.edge_src.tolist(), graph.edge_dst.tolist(), masks.reads.tolist()):
         inputs[v].append(u)
+        users[u].append(v)
         if r:
             read_inputs[v].append(u)
     stored = masks.tensor & written  # tensor implies a storage of its own
-    slot = np.zeros(graph.num_nodes, dtype=np.int64)
+    slot = np.zeros(n, dtype=np.int64)
     slot[order] = np.concatenate([[0], np.cumsum(stored[order])[:-1]]) if len(order) else []
-    candidates = [int(u) for u in order if stored[u] and fw[u] and masks.computing[u]
-                  and masks.fusible[u] and size[u] > 0]
+    candidates = [int(u) for u in order if stored[u] and size[u] > 0 and (
+        (masks.computing[u] and masks.fusible[u]) or masks.reduction[u])]
 
     def storages(k: int) -> set[int]:
         out, seen, stack = set(), set(), [k]
@@ -237,36 +261,71 @@ def _horizontal(graph: JointGraph, fw: np.ndarray, bw: np.ndarray, written: np.n
                     out.add(int(base[v]))
         return out
 
-    def ancestors(k: int, keep) -> set[int]:
+    def reached(k: int, bound: int) -> set[int]:
         seen, stack = set(), [k]
         while stack:
-            for v in inputs[stack.pop()]:
-                if v not in seen and keep(v):
+            for v in users[stack.pop()]:
+                if v not in seen and v <= bound and bw[v]:
                     seen.add(v)
                     stack.append(v)
         return seen
 
     read = [storages(k) for k in candidates]
     taken = [False] * len(candidates)
-    new = trigger.copy()
+    groups = []
+    most = max(_MAX_FUSED_OUTPUTS, 2)
     for a, first in enumerate(candidates):
         if taken[a]:
             continue
-        for b in range(a + 1, len(candidates)):
+        window = [b for b in range(a + 1, len(candidates))
+                  if slot[candidates[b]] - slot[first] <= _HORIZONTAL_DISTANCE]
+        window = window[:next((k for k in range(len(window)) if window[k] != a + 1 + k),
+                              len(window))]
+        bound = max([first] + [candidates[b] for b in window])
+        members, behind = [a], reached(first, bound)
+        for b in window:
             later = candidates[b]
-            if slot[later] - slot[first] > _HORIZONTAL_DISTANCE:
+            if len(members) >= most:
                 break
-            if taken[b] or size[later] != size[first] or not read[a] & read[b]:
+            if taken[b] or size[later] != size[first] or (
+                    masks.reduction[later] != masks.reduction[first]):
                 continue
-            # A later value never reaches an earlier one in the order.
-            if later > first and first in ancestors(
-                    later, lambda v: v == first or (v > first and recomputed[v])):
+            if not any(read[m] & read[b] for m in members):
                 continue
-            taken[a] = taken[b] = True
-            for v in ancestors(later, lambda v: recomputed[v]) | {later}:
-                new[v] = min(new[v], new[first])
-            break
-    return None if np.array_equal(new, trigger) else new
+            every = set().union(*(read[m] for m in members), read[b])
+            if len(members) >= 2 and not any(every <= read[x] for x in members + [b]):
+                continue
+            if later in behind:
+                continue
+            members.append(b)
+            behind |= reached(later, bound)
+        if len(members) >= 2:
+            for m in members:
+                taken[m] = True
+            groups.append(members)
+    new = trigger.copy()
+    group = np.full(n, -1, dtype=np.int64)
+    alone = np.zeros(n, dtype=bool)
+    for members in groups:
+        nodes = [candidates[m] for m in members]
+        if all(fw[u] for u in nodes):
+            to = min(int(new[u]) for u in nodes)  # after the moves of earlier groups
+            for u in nodes:
+                seen, stack = {u}, [u]
+                while stack:
+                    for v in inputs[stack.pop()]:
+                        if v not in seen and recomputed[v]:
+                            seen.add(v)
+                            stack.append(v)
+                for v in seen:
+                    new[v] = min(new[v], to)
+            continue
+        for m in members:
+            u = candidates[m]
+            group[u] = nodes[0]
+            others = set().union(*(read[o] for o in members if o != m))
+            alone[u] = not any(size[x] == size[u] for x in read[m] - others)
+    return (None if np.array_equal(new, trigger) else new), group, alone
 
 
 def _allocated_at(time: np.ndarray, output_of: np.ndarray) -> np.ndarray:
@@ -281,52 +340,108 @@ def _allocated_at(time: np.ndarray, output_of: np.ndarray) -> np.ndarray:
 
 
 def _fused_order(graph: JointGraph, phase: np.ndarray, edge: np.ndarray, stored: np.ndarray,
-                 inlined: np.ndarray, time: np.ndarray) -> np.ndarray:
-    """``time`` re-ranked as Inductor fuses: stored outputs that compute a common inlined
-    pointwise value of their own size (a recomputed GeLU's value for a weight gradient and
-    its derivative) run in one kernel, where the last of them would run; nodes that read one
-    of them move after that kernel, in their order."""
+                 inlined: np.ndarray, time: np.ndarray, group: np.ndarray
+                 ) -> tuple[np.ndarray, np.ndarray]:
+    """``time`` re-ranked as Inductor fuses (``fused_order`` in csrc/kernels.h): stored outputs
+    that compute a common inlined pointwise value of their own size (a recomputed GeLU's value
+    for a weight gradient and its derivative), and the horizontal ``group``s, run as one kernel
+    each, at most ``_MAX_FUSED_OUTPUTS`` outputs; a kernel runs at its latest member's time once
+    what it reads has run (other kernels included), and what reads a member moves after it;
+    the groups on a cycle of kernels are dropped, then what is still on one leaves. Returns the
+    ranks and the groups that run as one kernel."""
+    n = graph.num_nodes
     all_src, all_dst = graph.edge_src[edge], graph.edge_dst[edge]
     link = _masks(graph).same_pointwise[edge]
     link &= inlined[all_src] & (inlined[all_dst] | stored[all_dst])
-    a, b = all_src[link], all_dst[link]
-    if not len(a):
-        return time
-    # Connected components along the links, each labelled by its least node: the fixpoint of
-    # raising -label along the links both ways.
-    label = -_raise_along(np.concatenate([a, b]), np.concatenate([b, a]),
-                          -np.arange(graph.num_nodes))
-    members = np.zeros(graph.num_nodes, dtype=bool)
-    members[b[stored[b]]] = True
-    # A kernel has a few outputs: a component with many is a chain every kernel recomputes
-    # (a residual stream), not one kernel.
-    counts = np.bincount(label[members], minlength=graph.num_nodes)
-    members &= counts[label] <= _MAX_FUSED_OUTPUTS
-    for _ in range(_MAX_FUSED_OUTPUTS):
+    group = group.copy()
+    left = np.zeros(n, dtype=bool)
+    while True:
+        grouped = np.flatnonzero(group >= 0)
+        a = np.concatenate([all_src[link], grouped])
+        b = np.concatenate([all_dst[link], group[grouped]])
+        if not len(a):
+            return time, group
+        # Connected components along the links, each labelled by its least node: the fixpoint
+        # of raising -label along the links both ways.
+        label = -_raise_along(np.concatenate([a, b]), np.concatenate([b, a]), -np.arange(n))
+        members = np.zeros(n, dtype=bool)
+        ends = all_dst[link]
+        members[ends[stored[ends]]] = True
+        members[grouped] = True
+        members &= ~left
+        # A kernel has a few outputs: a component with many is a chain every kernel recomputes
+        # (a residual stream), not one kernel.
+        counts = np.bincount(label[members], minlength=n)
+        members &= counts[label] <= _MAX_FUSED_OUTPUTS
         if not members.any():
-            return time
-        latest = np.full(graph.num_nodes, -1, dtype=np.int64)
-        np.maximum.at(latest, label[members], time[members])
-        start = time.copy()
-        start[members] = latest[label[members]]
-        # A reader runs after what it reads.
-        start = _raise_along(all_src, all_dst, start)
-        # A member that must wait for another member's readers cannot share its kernel.
-        cyclic = members & (start > latest[label])
-        if not cyclic.any():
             break
-        members &= ~np.isin(label, label[cyclic])
-    else:
-        return time
-    # At one start: the fused kernel's outputs (in their order), then the readers moved after it.
-    pushed = (start > time) & ~members
-    nodes = np.flatnonzero(phase)
-    out = np.full(graph.num_nodes, -1, dtype=np.int64)
-    n = graph.num_nodes  # one key: (start, pushed, time), each below n
-    key = (start[nodes] * 2 + pushed[nodes]) * n + time[nodes]
-    out[nodes[np.argsort(key, kind="stable")]] = np.arange(len(nodes))
-    return out
-
+        first = np.full(n, n, dtype=np.int64)
+        np.minimum.at(first, label[members], np.flatnonzero(members))
+        rep = np.where(members, first[label], np.arange(n))  # a kernel: its least member
+        arc = (rep[all_src] != rep[all_dst]) & phase[all_src]
+        tail, head = rep[all_src][arc], rep[all_dst][arc]
+        succ: dict[int, list[int]] = {}
+        for u, v in zip(tail.tolist(), head.tolist()):
+            succ.setdefault(u, []).append(v)
+        kernels = np.unique(rep[members]).tolist()
+        reach = {}
+        for k in kernels:  # the nodes an arc out of kernel k leads to
+            seen, stack = set(), list(succ.get(k, []))
+            while stack:
+                x = stack.pop()
+                if x not in seen:
+                    seen.add(x)
+                    stack.extend(succ.get(x, []))
+            reach[k] = seen
+        cyclic = [k for k in kernels if k in reach[k]]
+        # Of the kernels on one cycle one stays fused, the others break the cycle: a kernel of
+        # pointwise outputs before one of reductions, then the latest (by its first member's
+        # time), then the least node. A kernel on a cycle of no other kernel leaves.
+        reducing = _masks(graph).reduction
+        rank = {k: (int(reducing[(rep == k) & members].any()), -int(time[rep == k].min()), k)
+                for k in cyclic}
+        breaking = [k for k in cyclic if any(rank[j] < rank[k] and j in reach[k]
+                                             and k in reach[j] for j in cyclic)]
+        if not breaking:
+            breaking = cyclic
+        on = members & np.isin(rep, breaking)
+        if (on & (group >= 0)).any():
+            group[np.isin(group, group[on & (group >= 0)])] = -1
+            continue
+        if on.any():
+            left |= on
+            continue
+        group[~members] = -1
+        nodes = np.flatnonzero(phase)
+        out = np.full(n, -1, dtype=np.int64)
+        start = time.copy()
+        np.maximum.at(start, rep[members], time[members])
+        start = _raise_along(tail, head, start)[rep]
+        # A topological order by (start, moved by the kernels' placement, first time) among
+        # the nodes whose inputs have run, a kernel a block of its members in their order.
+        pushed = (start > time) & ~members
+        lead = time.copy()
+        np.minimum.at(lead, rep[members], time[members])
+        blocks: dict[int, list[int]] = {}
+        for u in nodes[np.argsort(time[nodes], kind="stable")].tolist():
+            blocks.setdefault(int(rep[u]), []).append(u)
+        indegree = np.bincount(head, minlength=n)
+        ready = [(int(start[u]), bool(pushed[u]), int(lead[u]), u) for u in blocks
+                 if indegree[u] == 0]
+        heapq.heapify(ready)
+        rank = 0
+        while ready:
+            *_, r = heapq.heappop(ready)
+            for u in blocks[r]:
+                out[u] = rank
+                rank += 1
+            for v in succ.get(r, []):
+                indegree[v] -= 1
+                if indegree[v] == 0:
+                    heapq.heappush(ready, (int(start[v]), bool(pushed[v]), int(lead[v]), v))
+        return out, group
+    group[:] = -1
+    return time, group
 
 
 def _kernel_time(graph: JointGraph, inlined: np.ndarray, stored: np.ndarray,
@@ -362,6 +477,21 @@ def _kernels(graph: JointGraph, phase: np.ndarray, written: np.ndarray, fusible:
     return _kernel_time(graph, phase & ((fusible & ~own) | merged), phase & fusible & own, time)
 
 
+def _earliest_kernels(graph: JointGraph, phase: np.ndarray, written: np.ndarray,
+                      fusible: np.ndarray, merged: np.ndarray, time: np.ndarray) -> np.ndarray:
+    """int64 (n,): the earliest kernel that computes each node: its own time for a kernel of
+    its own or a stored output; for an inlined node (computed again in every kernel that reads
+    it) the earliest of its readers' in the phase."""
+    own = written & (graph.base == _masks(graph).idx)
+    inlined = phase & ((fusible & ~own) | merged)
+    src, dst = graph.edge_src, graph.edge_dst
+    active = inlined[src] & _masks(graph).reads & (time[dst] >= 0)
+    big = np.iinfo(np.int64).max // 4
+    start = np.where(inlined, big, time)
+    out = -_raise_along(dst[active], src[active], -start)
+    return np.where(out >= big, time, out)
+
+
 def _raise_along(frm: np.ndarray, to: np.ndarray, value: np.ndarray) -> np.ndarray:
     """``value`` (a copy) raised until ``value[to[e]] >= value[frm[e]]`` on every edge ``e``:
     the least such values above ``value`` (``_core.raise_along``, a worklist in C++)."""
@@ -395,21 +525,26 @@ def _written(graph: JointGraph, edge: np.ndarray, forced: np.ndarray, fusible: n
 
 def _stored_on_reuse(graph: JointGraph, edge: np.ndarray, phase: np.ndarray,
                      written: np.ndarray, fusible: np.ndarray, merged: np.ndarray,
-                     time: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
+                     time: np.ndarray) -> tuple[np.ndarray, np.ndarray | None, np.ndarray]:
     """bool (n,): values Inductor's C++ backend stores although every reader could fuse them
     (``StorageBox.should_realize_on_reuse``): a pointwise value with several users whose
     expression, back to the stored values it reads, calls exp, log, sigmoid or tanh (a GeLU's
     tanh, a SiLU's sigmoid, a softmax's exp), and whose readers other than reductions run in
-    more than one kernel, or that a reduction and a later pointwise op both read (a buffer all
+    more than one kernel (an inlined reader runs in each kernel that reads it: from its
+    earliest, ``_earliest_kernels``, to its latest), or that a reduction and a later pointwise
+    op both read (a buffer all
     of whose readers fuse with its producer in one loop stays in registers). A stored value
     ends the expressions that read it, so values are added in
     passes, each taking those whose expression is heavy without reading another value the pass
     adds. Empty off the CPU. Returned with the kernel times (``_kernels``) of the phase that
-    also writes them, or None where it did not need them."""
+    also writes them, or None where it did not need them, and per node the kernel time of a
+    candidate whose readers all run in one kernel (-1 elsewhere): Inductor realizes it, fuses
+    it away, and counts it in its own estimate of the peak."""
     n = graph.num_nodes
     added = np.zeros(n, dtype=bool)
+    phantom = np.full(n, -1, dtype=np.int64)
     if graph.on_accelerator():  # the rule is the C++ backend's
-        return added, None
+        return added, None, phantom
     src, dst = graph.edge_src[edge], graph.edge_dst[edge]
     masks = _masks(graph)
     idx, heavy, reduction = masks.idx, masks.heavy, masks.reduction
@@ -422,7 +557,7 @@ def _stored_on_reuse(graph: JointGraph, edge: np.ndarray, phase: np.ndarray,
     candidate = (phase & masks.computing & fusible & (graph.base == idx)
                  & ~written & (users > 1))
     if not candidate.any():
-        return added, None
+        return added, None, phantom
     stored = written.copy()
     kernel = None  # the kernel times of ``stored``, once computed
     for _ in range(_MAX_STORE_PASSES):
@@ -446,15 +581,20 @@ def _stored_on_reuse(graph: JointGraph, edge: np.ndarray, phase: np.ndarray,
         reduced[base[src[outside & reduction[dst]]]] = True
         first = np.full(n, np.iinfo(np.int64).max, dtype=np.int64)
         last = np.full(n, -1, dtype=np.int64)
-        np.minimum.at(first, base[src[read]], kernel[dst[read]])
+        early = _earliest_kernels(graph, phase, stored, fusible, merged, time)
+        np.minimum.at(first, base[src[read]], early[dst[read]])
         np.maximum.at(last, base[src[read]], kernel[dst[read]])
-        new &= (last > first) | (reduced & (last >= 0))
+        keep = (last > first) | (reduced & (last >= 0))
+        ghost = new & ~keep & (last >= 0)
+        phantom[ghost] = last[ghost]
+        new &= keep
         if not new.any():
             break
         stored |= new
         added |= new
+        phantom[new] = -1
         kernel = None
-    return added, kernel
+    return added, kernel, phantom
 
 
 def _frees(last_use: np.ndarray, mask: np.ndarray, birth: np.ndarray, size: np.ndarray):

@@ -12,8 +12,6 @@ import pytest
 import torch
 import torch.nn.functional as F
 from functorch.compile import aot_function, make_boxed_func
-from hypothesis import given, settings
-from hypothesis import strategies as st
 from torch._subclasses.fake_tensor import FakeTensorMode
 from torch.utils import checkpoint
 
@@ -25,18 +23,10 @@ from fusioncut.models import ConvBN, Llama, LlamaConfig, llama_inputs
 from fusioncut.network import BACKWARD_ROLES
 from fusioncut.ops import OpKind
 from fusioncut.options import Options
-from fusioncut.peak import _pooled, estimate_peak, phase_events, phases
+from fusioncut.peak import estimate_peak, phase_events, phases
 from fusioncut.peak_extern import extern_memory
 from fusioncut.report import capture
 from models import boxed, decide_captured, small_gpt
-
-
-def _I64(*values):
-    return np.array(values, dtype=np.int64)
-
-
-def _B(*values):
-    return np.array(values, dtype=bool)
 
 
 def _compiler(gm, _inputs):
@@ -176,97 +166,6 @@ def test_outputs_of_one_kernel_exist_while_it_runs():
         grads = [u for u in g.users(op).tolist() if u in at]
         assert len(grads) == 3
         assert all(at[u] == backward.time[op] < backward.time[u] for u in grads)
-
-
-def test_walk_hands_a_dying_input_to_an_in_place_output():
-    # One storage of 16 bytes dies at time 1 where a fused kernel writes 16 bytes: with the
-    # hand-over the two never coexist; without it (an extern kernel) they do.
-    alloc_t, alloc_s = np.array([0, 1]), np.array([16, 16])
-    free_t, free_s = np.array([1, 2]), np.array([16, 16])
-    assert _pooled(alloc_t, alloc_s, free_t, free_s, np.array([False, True]))[0] == 16
-    assert _pooled(alloc_t, alloc_s, free_t, free_s, np.array([False, False]))[0] == 32
-
-
-def _held_peak(allocs, frees, in_place=(), work=()):
-    """Oracle for the pooled walk: Inductor's buffer pool, one event at a time, and the bytes
-    held at the end. An allocation takes the most recently freed storage of its size, if any;
-    a storage's last release is when it stops counting (a storage reused later stays counted
-    in between). At time t allocations (2t) come before frees (2t + 1), but a free of the size
-    of an in-place allocation of time t comes first (2t - 1). A workspace (t, bytes) counts on
-    top of the storages live after the events up to 2t."""
-    handed = {(t, s) for (t, s), inplace in zip(allocs, in_place) if inplace}
-    events = sorted([(2 * t, 0, s) for t, s in allocs]
-                    + [(2 * t - 1 if (t, s) in handed else 2 * t + 1, 1, s) for t, s in frees],
-                    key=lambda e: e[0])
-    in_use, pool, storages = {}, {}, []  # storages: [size, start, end or None]
-    for time, kind, size in events:
-        if kind == 0:
-            if pool.get(size):
-                sid = pool[size].pop()
-                storages[sid][2] = None
-            else:
-                storages.append([size, time, None])
-                sid = len(storages) - 1
-            in_use.setdefault(size, []).append(sid)
-        else:
-            sid = in_use[size].pop()
-            pool.setdefault(size, []).append(sid)
-            storages[sid][2] = time
-    deltas = sorted([(start, size) for size, start, _ in storages]
-                    + [(end + 0.5, -size) for size, _, end in storages if end is not None])
-    running = peak = 0
-    for _, d in deltas:
-        running += d
-        peak = max(peak, running)
-    for t in {t for t, _ in work}:
-        live = sum(size for size, start, end in storages
-                   if start <= 2 * t and (end is None or end > 2 * t))
-        peak = max(peak, live + sum(b for u, b in work if u == t))
-    return peak, running
-
-
-@settings(max_examples=300, deadline=None)
-@given(st.lists(st.tuples(st.integers(-1, 20), st.integers(1, 10), st.sampled_from([16, 32, 48]),
-                          st.booleans(), st.booleans()), min_size=1, max_size=30),
-       st.lists(st.tuples(st.integers(-1, 25), st.integers(1, 64)), max_size=4))
-def test_pooled_walk_holds_freed_storages_until_reused(items, work):
-    allocs = [(t, s) for t, _, s, _, _ in items]
-    in_place = [inplace for *_, inplace in items]
-    # Storages die a step after they are made at the earliest: an in-place allocation of time
-    # t takes a storage made before t, whose free of time t goes first.
-    frees = [(t + life, s) for t, life, s, kept, _ in items if not kept]
-    got = _pooled(np.array([t for t, _ in allocs]), np.array([s for _, s in allocs]),
-                  np.array([t for t, _ in frees], dtype=np.int64),
-                  np.array([s for _, s in frees], dtype=np.int64), np.array(in_place),
-                  (np.array([t for t, _ in work], dtype=np.int64),
-                   np.array([b for _, b in work], dtype=np.int64)))
-    assert got == _held_peak(allocs, frees, in_place, work)
-
-
-@pytest.mark.parametrize("args, error, match", [
-    ((_I64(0), _I64(), _B(False), _I64(), _I64(), _I64(), _I64()), ValueError, "equal lengths"),
-    ((_I64(0), _I64(8), _B(), _I64(), _I64(), _I64(), _I64()), ValueError, "equal lengths"),
-    ((_I64(), _I64(), _B(), _I64(1), _I64(), _I64(), _I64()), ValueError, "equal lengths"),
-    ((_I64(), _I64(), _B(), _I64(), _I64(), _I64(), _I64(3)), ValueError, "equal lengths"),
-    ((_I64(0), _I64(-8), _B(False), _I64(), _I64(), _I64(), _I64()), ValueError,
-     "alloc event 0 .*bytes >= 0"),
-    ((_I64(), _I64(), _B(), _I64(2 ** 62), _I64(8), _I64(), _I64()), ValueError,
-     "free event 0 .*time in \\(-2\\*\\*61, 2\\*\\*61\\)"),
-    ((np.zeros(1, dtype=np.int32), _I64(8), _B(False), _I64(), _I64(), _I64(), _I64()),
-     TypeError, "incompatible"),
-    ((_I64(0), _I64(8), np.zeros(1, dtype=np.int64), _I64(), _I64(), _I64(), _I64()),
-     TypeError, "incompatible"),
-    ((np.zeros((1, 1), dtype=np.int64), _I64(8), _B(False), _I64(), _I64(), _I64(), _I64()),
-     TypeError, "one-dimensional"),
-])
-def test_pooled_walk_refuses_malformed_events(args, error, match):
-    with pytest.raises(error, match=match):
-        fusioncut._core.pooled_peak(*args)
-
-
-def test_pooled_walk_of_nothing_is_zero_and_counts_a_lone_workspace():
-    assert _pooled(_I64(), _I64(), _I64(), _I64()) == (0, 0)
-    assert _pooled(_I64(), _I64(), _I64(), _I64(), None, (_I64(3), _I64(40))) == (40, 0)
 
 
 def test_estimate_does_not_depend_on_shape_reads():

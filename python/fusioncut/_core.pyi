@@ -105,7 +105,7 @@ def link_done(
     """Finish times of copies moved one at a time in the given order: each at max(its start,
     the previous finish) plus its seconds."""
 
-def pooled_peak(
+def reuse_peak(
     alloc_t: npt.NDArray[np.int64],
     alloc_s: npt.NDArray[np.int64],
     in_place: npt.NDArray[np.bool_],
@@ -113,8 +113,10 @@ def pooled_peak(
     free_s: npt.NDArray[np.int64],
     work_t: npt.NDArray[np.int64],
     work_s: npt.NDArray[np.int64],
-) -> tuple[int, int]:
-    """One phase's live bytes under Inductor's buffer pool: (peak, bytes held at the end)."""
+    phantom_t: npt.NDArray[np.int64],
+    phantom_s: npt.NDArray[np.int64],
+) -> int:
+    """One phase's peak bytes under Inductor's conditional buffer reuse."""
 
 def prefetch_times(
     use: npt.NDArray[np.int64], lead: npt.NDArray[np.float64], seconds: npt.NDArray[np.float64]

@@ -149,10 +149,13 @@ class PhaseEvents:
     work_node: np.ndarray
     work_t: np.ndarray
     work_s: np.ndarray
+    phantom_node: np.ndarray  # values Inductor realizes and then fuses away (``phantoms``)
+    phantom_t: np.ndarray
+    phantom_s: np.ndarray
 
     def peak(self) -> int:
-        return _pooled(self.alloc_t, self.alloc_s, self.free_t, self.free_s, self.in_place,
-                       (self.work_t, self.work_s))[0]
+        return reuse_peak(self.alloc_t, self.alloc_s, self.free_t, self.free_s, self.in_place,
+                          (self.work_t, self.work_s), (self.phantom_t, self.phantom_s))
 
 
 def estimate_peak(graph: JointGraph, saved: np.ndarray, numel: np.ndarray | None = None,
@@ -276,31 +279,34 @@ def _int64(a: np.ndarray) -> np.ndarray:
     return np.ascontiguousarray(a, dtype=np.int64)
 
 
-def _pooled(alloc_t, alloc_s, free_t, free_s, in_place=None, transient=None) -> tuple[int, int]:
-    """A phase's peak and the bytes it holds at the end (``_core.pooled_peak``, in C++: the
-    frontier walks every plan it scores). Allocations at time t happen before frees at time
-    t (event times 2t and 2t + 1), and freed storages are held for reuse as Inductor's
-    generated code holds them; ``transient`` = (times, bytes): memory a kernel holds only
-    while it runs (a workspace, never pooled for reuse), on top of the storages live right
-    after the allocations of its time.
+def reuse_peak(alloc_t, alloc_s, free_t, free_s, in_place=None, transient=None,
+               phantoms=None) -> int:
+    """A phase's peak bytes (``_core.reuse_peak``, in C++: the frontier walks every plan it
+    scores). Allocations at time t happen before frees at time t (event times 2t and 2t + 1);
+    ``transient`` = (times, bytes): memory a kernel holds only while it runs (a workspace,
+    never reused), on top of the storages live right after the allocations of its time.
 
     ``in_place`` (bool per allocation): the allocation is the output of a kernel Inductor
     generates, which writes it into the storage of a same-sized input that dies in that kernel
-    (``buf3 = buf1; del buf1  # reuse``): a free at the same time and of the same size happens
-    before it, and the storage passes from the input to the output.
+    (``buf3 = buf1; del buf1  # reuse``): one free at the same time and of the same size
+    happens before it, and the storage passes from the input to the output.
 
-    Inductor frees a buffer only if no later buffer of the same size reuses it; otherwise the
-    buffer stays allocated until a later allocation takes it (the most recently freed first).
-    Per size, with ``L`` the live count over time, ``M`` its running maximum (the buffers ever
-    held) and ``P = M - L`` the pool, a pooled buffer is still held at time t exactly when
-    the pool later drops below its depth: the held count is ``M(t) - min_{s >= t} P(s)``."""
+    Inductor's generated code frees a buffer after its last use unless a later allocation of
+    its size reuses it (the most recently freed first), and reuses it only if holding it until
+    then keeps its own estimate of the live bytes in between, with the reuses it has granted,
+    at most that estimate's overall peak (``AllocateLine.should_reuse_buffer``). Its estimate
+    (``EfficientPeakEstimate``) frees every storage after its last use, writes nothing in
+    place, and counts the buffers its lowering realized and fusion removed: ``phantoms`` =
+    (times, bytes), counted at their kernel in that estimate alone."""
     def i64(a):
         return np.ascontiguousarray(a, dtype=np.int64)
 
     work_t, work_s = (_EMPTY, _EMPTY) if transient is None else transient
+    phantom_t, phantom_s = (_EMPTY, _EMPTY) if phantoms is None else phantoms
     in_place = np.zeros(len(alloc_t), dtype=bool) if in_place is None else in_place
-    return _core.pooled_peak(i64(alloc_t), i64(alloc_s), np.ascontiguousarray(in_place, bool),
-                             i64(free_t), i64(free_s), i64(work_t), i64(work_s))
+    return _core.reuse_peak(i64(alloc_t), i64(alloc_s), np.ascontiguousarray(in_place, bool),
+                            i64(free_t), i64(free_s), i64(work_t), i64(work_s), i64(phantom_t),
+                            i64(phantom_s))
 
 
 _EMPTY = np.zeros(0, dtype=np.int64)
