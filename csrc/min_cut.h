@@ -204,6 +204,8 @@ class CutSolver {
   Algorithm used() const { return used_; }
   const uint8_t* role() const { return reductions_.role(); }
   const FlowSolver& flow() const { return flow_; }
+  // The source- and sink-set vertices of role() with an arc to a vertex of another role.
+  const std::vector<VertexId>& seeds() const { return seeds_; }
 
  private:
   // FlowHints::seeds for the roles of the last reductions: the source- and sink-set vertices
