@@ -38,7 +38,7 @@ from fusioncut.cost import CostModel
 from fusioncut.graph import JointGraph, Role, Value
 from fusioncut.network import FlowNetwork, add_chains, prices_of, priced_network
 from fusioncut.offload_link import OffloadArcs
-from fusioncut.peak import PeakEstimate, phase_events, phases, recomputed
+from fusioncut.peak import PeakEstimate, phase_events, phases
 from fusioncut.policy import BUDGET_LIFTS, Policy
 from fusioncut.recompute import RecomputeModel
 
@@ -295,6 +295,11 @@ class Evaluator:
         self.numel = graph.numel if numel is None else numel
         self.nbytes = self.numel * graph.itemsize
         self.cost = costs.costs(self.nbytes)
+        # Per node, what ``recomputed`` and ``saved_activation_bytes`` test on every plan.
+        self._forward = graph.role == Role.FORWARD
+        base = graph.base
+        self._counts = (graph.value == Value.TENSOR) & (graph.role[base] > Role.CONSTANT) \
+            & ~static[base]
         self._seen: dict[bytes, FrontierPoint] = {}  # sweeps at several multipliers share plans
         self._parts: dict[bytes, FrontierPoint] = {}  # previewed plans, not yet scored
         self._walk: tuple[bytes, tuple] | None = None  # the last plan scored, and its walk
@@ -351,10 +356,12 @@ class Evaluator:
         if not read[saved].all():
             saved = saved[read[saved]]
             split = phases(graph, saved)
-        again = recomputed(graph, saved, split)
+        again = np.flatnonzero(split[0] & split[1] & self._forward)  # ``recomputed``
         n = graph.num_nodes
         away = _NONE if not len(offloaded) else members(n, offloaded, within=saved)
         kept = members(n, saved, but=away) if len(away) else saved
+        counted = np.zeros(n, dtype=bool)  # ``saved_activation_bytes``: each storage once
+        counted[graph.base[kept[self._counts[kept]]]] = True
         extra: dict = {}
         if len(away):
             moved = int(self.nbytes[away].sum())
@@ -366,8 +373,7 @@ class Evaluator:
         return FrontierPoint(
             saved=saved, recomputed=again, lam=None, cost_bytes=int(self.cost[saved].sum()),
             recompute_seconds=float(self.bnet.recompute_seconds[again].sum()),
-            saved_bytes=saved_activation_bytes(graph, kept, self.static, self.nbytes),
-            peak=None, **extra)
+            saved_bytes=int(self.nbytes[counted].sum()), peak=None, **extra)
 
     def _peak(self, saved: np.ndarray, away: np.ndarray) -> PeakEstimate:
         """``peak.estimate_peak`` of the plan, its walk kept for ``events``."""
