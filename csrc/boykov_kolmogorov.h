@@ -38,7 +38,13 @@ namespace fusioncut {
 template <class Cap>
 class BoykovKolmogorov {
  public:
-  void run(const ResidualGraph& g, Cap* residual, const uint8_t* role) {
+  // `seeds` (may be null: all of them): the source- and sink-set vertices to activate. A root
+  // whose arcs all lead to roots of its own tree can claim nothing and meets no other tree, so
+  // its growth is a no-op; a caller that knows which roots have an arc leaving their set
+  // (CutSolver, once per reductions) passes those, in vertex order, and the run is the same
+  // augmentation for augmentation, without a pass over the terminal sets' arcs.
+  void run(const ResidualGraph& g, Cap* residual, const uint8_t* role,
+           const std::vector<VertexId>* seeds = nullptr) {
     residual_ = residual;
     role_ = role;
     n_ = g.num_vertices();
@@ -62,8 +68,11 @@ class BoykovKolmogorov {
         parent_[v] = kRootArc;
         stamp_[v] = time_;
         dist_[v] = 0;
-        activate(v);
+        if (!seeds) activate(v);
       }
+    }
+    if (seeds) {
+      for (const VertexId v : *seeds) activate(v);
     }
 
     for (;;) {
@@ -80,9 +89,17 @@ class BoykovKolmogorov {
   // were idle vertices: T never claims those, though some may reach the sink set.
   bool sink_side(std::vector<uint8_t>* in_sink) const {
     if (has_idle_) return false;
+    tree_sink_side(in_sink);
+    return true;
+  }
+
+  // After run(): in_sink[v] = 1 iff v is in tree T. That is the canonical sink side of every
+  // vertex but the idle ones, which T never claims (a live vertex reaches the sink set through
+  // no idle vertex: an arc into one would make it live, and no flow runs through one);
+  // idle_sink_side() adds those.
+  void tree_sink_side(std::vector<uint8_t>* in_sink) const {
     in_sink->resize(static_cast<size_t>(n_));
     for (VertexId v = 0; v < n_; ++v) (*in_sink)[v] = tree_[v] == kTreeT;
-    return true;
   }
 
  private:

@@ -74,14 +74,26 @@ inline Algorithm choose_algorithm(Algorithm requested, int64_t infinite_edges, i
   return 2 * infinite_edges >= edges ? Algorithm::kBoykovKolmogorov : Algorithm::kPushRelabel;
 }
 
+// What a caller's reductions tell the max flow about a residual graph of the whole input
+// (CutSolver), so that Boykov-Kolmogorov skips the passes over the terminal sets' arcs: the
+// source- and sink-set vertices with an arc to a vertex of another role, in vertex order
+// (BoykovKolmogorov::run's seeds), and every kIdleToSink vertex (Reductions::reaching_sink(),
+// for idle_sink_side()). The cut is the same.
+struct FlowHints {
+  const std::vector<VertexId>* seeds = nullptr;
+  VertexSpan idle_to_sink{nullptr, 0};
+};
+
 // Max flow on a residual graph whose roles are already known, then the canonical sink side.
 // Buffers are kept across runs.
 class FlowSolver {
  public:
   // Solves in place (step 3 above). Afterwards in_sink()[v] is 1 iff v is on the canonical
   // sink side. Throws std::logic_error if `check` (or a debug build) finds the result wrong.
+  // `hints` may be null.
   void run(const ResidualGraph& g, std::vector<int64_t>* residual, const uint8_t* role,
-           Algorithm algorithm, bool check, const char* function) {
+           Algorithm algorithm, bool check, const char* function,
+           const FlowHints* hints = nullptr) {
 #ifndef NDEBUG
     check = true;
 #endif
@@ -97,7 +109,7 @@ class FlowSolver {
     wide_ = leaving_source >= kInfinity;
     if (!wide_) {
       run_with<int64_t>(g, res, role, algorithm, function, check ? &initial_ : nullptr,
-                        push_relabel_, boykov_kolmogorov_);
+                        push_relabel_, boykov_kolmogorov_, hints);
     } else {
       wide_residual_.resize(residual->size());
       for (size_t a = 0; a < residual->size(); ++a) {
@@ -106,7 +118,7 @@ class FlowSolver {
       }
       run_with<WideInt>(g, wide_residual_.data(), role, algorithm, function,
                         check ? &wide_initial_ : nullptr, wide_push_relabel_,
-                        wide_boykov_kolmogorov_);
+                        wide_boykov_kolmogorov_, hints);
     }
   }
 
@@ -119,11 +131,20 @@ class FlowSolver {
  private:
   template <class Cap, class PR, class BK>
   void run_with(const ResidualGraph& g, Cap* residual, const uint8_t* role, Algorithm algorithm,
-                const char* function, std::vector<Cap>* initial, PR& push_relabel, BK& bk) {
+                const char* function, std::vector<Cap>* initial, PR& push_relabel, BK& bk,
+                const FlowHints* hints) {
     if (initial) initial->assign(residual, residual + g.num_arcs());
     if (algorithm == Algorithm::kBoykovKolmogorov) {
-      bk.run(g, residual, role);
-      if (!bk.sink_side(&in_sink_)) residual_sink_side(g, residual, role, &in_sink_, &queue_);
+      bk.run(g, residual, role, hints ? hints->seeds : nullptr);
+      if (!bk.sink_side(&in_sink_)) {
+        if (hints) {
+          bk.tree_sink_side(&in_sink_);
+          idle_sink_side(g, residual, role, hints->idle_to_sink.begin(),
+                         hints->idle_to_sink.size(), &in_sink_, &queue_);
+        } else {
+          residual_sink_side(g, residual, role, &in_sink_, &queue_);
+        }
+      }
     } else {
       push_relabel.run(g, residual, role);
       residual_sink_side(g, residual, role, &in_sink_, &queue_);
@@ -169,8 +190,12 @@ class CutSolver {
         algorithm = choose_algorithm(algorithm, infinite, positive);
       }
       used_ = algorithm;
+      find_seeds(g);
     }
-    flow_.run(g, residual, reductions_.role(), used_, check, function);
+    FlowHints hints;
+    hints.seeds = &seeds_;
+    hints.idle_to_sink = reductions_.reaching_sink();
+    flow_.run(g, residual, reductions_.role(), used_, check, function, &hints);
     return true;
   }
 
@@ -179,11 +204,34 @@ class CutSolver {
   Algorithm used() const { return used_; }
   const uint8_t* role() const { return reductions_.role(); }
   const FlowSolver& flow() const { return flow_; }
+  // The source- and sink-set vertices of role() with an arc to a vertex of another role.
+  const std::vector<VertexId>& seeds() const { return seeds_; }
 
  private:
+  // FlowHints::seeds for the roles of the last reductions: the source- and sink-set vertices
+  // with an arc (either way) to a vertex of another role. On node-split networks most
+  // vertices lie in the two sets, and few of them border anything else.
+  void find_seeds(const ResidualGraph& g) {
+    const uint8_t* role = reductions_.role();
+    const ArcId* first = g.first_data();
+    const VertexId* head = g.head_data();
+    seeds_.clear();
+    for (VertexId v = 0; v < g.num_vertices(); ++v) {
+      const uint8_t r = role[v];
+      if (r != kSourceSet && r != kSinkSet) continue;
+      for (ArcId a = first[v], end = first[v + 1]; a < end; ++a) {
+        if (role[head[a]] != r) {
+          seeds_.push_back(v);
+          break;
+        }
+      }
+    }
+  }
+
   Reductions reductions_;
   FlowSolver flow_;
   Algorithm used_ = Algorithm::kAuto;
+  std::vector<VertexId> seeds_;  // FlowHints::seeds of reductions_ (find_seeds)
 };
 
 // Everything min_cut() allocates, kept between calls so that repeated solves of similar graphs

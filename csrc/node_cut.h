@@ -282,10 +282,10 @@ class NodeCutGraph {
                                        : WideInt{initial[a]};
       };
       residual_components(graph_, flow.wide_residual().data(), wide_initial, solver_.role(),
-                          function, &all_);
+                          function, &all_, &solver_.seeds());
     } else {
       residual_components(graph_, residual_.data(), [&](ArcId a) { return initial[a]; },
-                          solver_.role(), function, &all_);
+                          solver_.role(), function, &all_, &solver_.seeds());
     }
     components->in.resize(static_cast<size_t>(num_nodes_));
     components->out.resize(static_cast<size_t>(num_nodes_));

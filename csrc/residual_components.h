@@ -55,9 +55,13 @@ struct ResidualComponents {
 
 // `initial(a)` is arc a's capacity before the solve (0 for a reverse arc); `role` the
 // reductions' vertex roles (kSourceSet, kSinkSet, ...); `residual` the final residual.
+// `borders` (may be null): the source- and sink-set vertices with an arc to a vertex of another
+// role (CutSolver::seeds()); the two reachability searches then start from those alone, since
+// the others' arcs all lead into their own set, which is forced already.
 template <class Cap, class InitialOf>
 void residual_components(const ResidualGraph& g, const Cap* residual, InitialOf initial,
-                         const uint8_t* role, const char* function, ResidualComponents* out) {
+                         const uint8_t* role, const char* function, ResidualComponents* out,
+                         const std::vector<VertexId>* borders = nullptr) {
   const VertexId n = g.num_vertices();
   const ArcId* first = g.first_data();
   const VertexId* head = g.head_data();
@@ -80,7 +84,12 @@ void residual_components(const ResidualGraph& g, const Cap* residual, InitialOf 
     }
     if (start) {
       comp[v] = ResidualComponents::kForcedSource;
-      queue.push_back(v);
+      if (!borders || role[v] != kSourceSet) queue.push_back(v);
+    }
+  }
+  if (borders) {
+    for (const VertexId v : *borders) {
+      if (role[v] == kSourceSet) queue.push_back(v);
     }
   }
   for (size_t q = 0; q < queue.size(); ++q) {
@@ -102,7 +111,12 @@ void residual_components(const ResidualGraph& g, const Cap* residual, InitialOf 
                              "graph (the flow is not maximum)");
     }
     comp[v] = ResidualComponents::kForcedSink;
-    queue.push_back(v);
+    if (!borders) queue.push_back(v);
+  }
+  if (borders) {
+    for (const VertexId v : *borders) {
+      if (role[v] == kSinkSet) queue.push_back(v);
+    }
   }
   for (size_t q = 0; q < queue.size(); ++q) {
     const VertexId x = queue[q];

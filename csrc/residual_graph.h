@@ -175,4 +175,41 @@ void residual_sink_side(const ResidualGraph& g, const Cap* residual, const uint8
   }
 }
 
+// residual_sink_side() for a flow that ran through no idle vertex (Boykov-Kolmogorov claims
+// none), when in_sink already holds the side of every other vertex: an idle vertex's residual
+// arcs are then its input edges, and it is on the sink side iff it reaches that side through
+// idle vertices, which only kIdleToSink ones can (reductions.h, invariant 3). `candidates`
+// lists every kIdleToSink vertex (entries of other roles are skipped), so the search touches
+// their arcs only, not the sink set's. `queue` is scratch space.
+template <class Cap>
+void idle_sink_side(const ResidualGraph& g, const Cap* residual, const uint8_t* role,
+                    const VertexId* candidates, size_t num_candidates,
+                    std::vector<uint8_t>* in_sink, std::vector<VertexId>* queue) {
+  uint8_t* mark = in_sink->data();
+  const ArcId* first = g.first_data();
+  const VertexId* head = g.head_data();
+  const ArcId* reverse = g.reverse_data();
+  queue->clear();
+  for (size_t i = 0; i < num_candidates; ++i) {
+    const VertexId w = candidates[i];
+    if (role[w] != kIdleToSink || mark[w]) continue;
+    for (ArcId a = first[w], end = first[w + 1]; a < end; ++a) {
+      if (residual[a] > 0 && mark[head[a]]) {
+        mark[w] = 1;
+        queue->push_back(w);
+        break;
+      }
+    }
+  }
+  for (size_t q = 0; q < queue->size(); ++q) {
+    const VertexId x = (*queue)[q];
+    for (ArcId a = first[x], end = first[x + 1]; a < end; ++a) {
+      const VertexId w = head[a];
+      if (mark[w] || role[w] != kIdleToSink || residual[reverse[a]] <= 0) continue;
+      mark[w] = 1;
+      queue->push_back(w);
+    }
+  }
+}
+
 }  // namespace fusioncut

@@ -4,8 +4,10 @@ budget, PyTorch's setting is honoured, and bad targets are refused naming the fi
 from __future__ import annotations
 
 import copy
+import dataclasses
 import math
 import warnings
+from collections import OrderedDict
 
 import numpy as np
 import pytest
@@ -16,9 +18,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import fusioncut
+from fusioncut import budget_plans
 from fusioncut.budget import PEAK_STEP, BudgetWarning
 from fusioncut.models import GPT, Llama, LlamaConfig, gpt_config, gpt_inputs, llama_inputs
 from fusioncut.options import Options
+from fusioncut.peak import phase_events
 from fusioncut.report import capture
 from models import decide_captured, pareto_captured, small_gpt
 
@@ -69,7 +73,7 @@ def test_budget_ends_are_the_runtime_plan_and_the_least_plan():
 def test_a_preview_is_the_plan_but_for_its_peak():
     front = pareto_captured(small_gpt())
     evaluate = copy.copy(front.generator.evaluate)  # nothing scored yet
-    evaluate._seen, evaluate._parts, evaluate._walk = {}, {}, None
+    evaluate._seen, evaluate._parts, evaluate._walks = {}, {}, OrderedDict()
     gap = next(front.generator.gap(j) for j in range(1, len(front.generator.points))
                if len(front.generator.gap(j).spread(4)))
     for _, k in gap.spread(4):
@@ -84,6 +88,38 @@ def test_a_preview_is_the_plan_but_for_its_peak():
         assert evaluate.preview(c.saved, c.offloaded) is got  # scored: the plan itself
         evaluate._seen.clear()
     assert all(p.peak is not None for p in front.points)  # a walk keeps scored plans only
+
+
+def _assert_same_walk(got, fresh):
+    for a, b in zip(got[:2], fresh[:2]):
+        for field in dataclasses.fields(a):
+            np.testing.assert_array_equal(getattr(a, field.name), getattr(b, field.name))
+    assert got[2] == fresh[2]
+
+
+def test_kept_walks_equal_a_fresh_walk_and_the_oldest_go_first(monkeypatch):
+    front = pareto_captured(small_gpt(), device="h100", offload="auto")
+    points = front.points
+    assert any(len(p.offloaded) for p in points)  # the walks of offloading plans too
+    evaluate = front.generator.evaluate
+
+    def fresh(p):
+        return phase_events(front.graph, p.saved, evaluate.numel,
+                            offloaded=evaluate._values(p.offloaded))
+
+    for p in points:  # every one scored, most of them kept
+        _assert_same_walk(evaluate.events(p), fresh(p))
+    # With room for one walk, only the plan scored last keeps its walk; the others walk again.
+    monkeypatch.setattr(budget_plans, "_WALK_CACHE_BYTES", 1)
+    small = copy.copy(evaluate)
+    small._seen, small._parts, small._walks, small._walk_bytes = {}, {}, OrderedDict(), 0
+    scored = [small.point(p.saved, None, p.offloaded) for p in points[:3]]
+    assert list(small._walks) == [scored[-1].key]
+    assert small._walk_bytes == sum(budget_plans._events_bytes(e)
+                                    for e in small._walks[scored[-1].key][:2])
+    for p in scored:
+        _assert_same_walk(small.events(p), fresh(p))
+    assert [q.peak for q in scored] == [p.peak for p in points[:3]]
 
 
 def test_peak_budget_fits_and_is_monotone():

@@ -265,3 +265,35 @@ def test_core_self_check_is_callable_directly():
     r = _core.min_cut(3, src, dst, cap, 0, 2, "push_relabel", True)
     assert (r.value, r.source_side.tolist(), r.cut_edges.tolist(), r.algorithm) == (
         4, [True, True, False], [1, 2], "push_relabel")
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_node_cut_graph_seeded_from_the_terminal_borders_matches_networkx(seed):
+    """NodeCutGraph's Boykov-Kolmogorov starts from the source- and sink-set vertices that
+    border another role and finds the idle vertices' sides by a search over them alone: on
+    dataflow-shaped networks with wide terminal sets (infinite weights next to the terminals)
+    and idle vertices (zero weights cutting paths off), re-solved with the same pattern and
+    with new ones, every cut is networkx's."""
+    rng = np.random.default_rng(seed)
+    n = 60
+    src, dst = [], []
+    for v in range(1, n):  # each node reads one to three earlier ones
+        for u in rng.choice(v, size=min(v, int(rng.integers(1, 4))), replace=False):
+            src.append(int(u))
+            dst.append(v)
+    terminals = [list(range(6)), [], list(range(n - 6, n)), list(rng.choice(n, 4))]
+    kwargs = dict(zip(["source_in", "source_out", "sink_in", "sink_out"], terminals))
+    graph = fusioncut.NodeCutGraph(n, src, dst, **kwargs)
+    pattern = rng.choice(3, size=n, p=[0.15, 0.45, 0.4])  # zero, finite, infinite
+    for round_ in range(6):
+        if round_ == 3:  # a new pattern: the borders and the idle vertices change
+            pattern = rng.choice(3, size=n, p=[0.25, 0.45, 0.3])
+        weights = [0 if k == 0 else INF if k == 2 else int(rng.integers(1, 50))
+                   for k in pattern]
+        try:
+            oracle_node_cut(weights, src, dst, *terminals)
+        except nx.NetworkXUnbounded:
+            continue
+        for algorithm in ("boykov_kolmogorov", "push_relabel"):
+            cut = graph.solve(weights, algorithm=algorithm, check=True)
+            assert_node_cut_matches(cut, weights, src, dst, terminals)

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+from collections import OrderedDict
 from dataclasses import dataclass
 
 import numpy as np
@@ -38,7 +39,7 @@ from fusioncut.cost import CostModel
 from fusioncut.graph import JointGraph, Role, Value
 from fusioncut.network import FlowNetwork, add_chains, prices_of, priced_network
 from fusioncut.offload_link import OffloadArcs
-from fusioncut.peak import PeakEstimate, phase_events, phases, recomputed
+from fusioncut.peak import PeakEstimate, phase_events, phases
 from fusioncut.policy import BUDGET_LIFTS, Policy
 from fusioncut.recompute import RecomputeModel
 
@@ -295,9 +296,16 @@ class Evaluator:
         self.numel = graph.numel if numel is None else numel
         self.nbytes = self.numel * graph.itemsize
         self.cost = costs.costs(self.nbytes)
+        # Per node, what ``recomputed`` and ``saved_activation_bytes`` test on every plan.
+        self._forward = graph.role == Role.FORWARD
+        base = graph.base
+        self._counts = (graph.value == Value.TENSOR) & (graph.role[base] > Role.CONSTANT) \
+            & ~static[base]
         self._seen: dict[bytes, FrontierPoint] = {}  # sweeps at several multipliers share plans
         self._parts: dict[bytes, FrontierPoint] = {}  # previewed plans, not yet scored
-        self._walk: tuple[bytes, tuple] | None = None  # the last plan scored, and its walk
+        # The walks of the plans scored last, newest at the end, and their bytes (``events``).
+        self._walks: OrderedDict[bytes, tuple] = OrderedDict()
+        self._walk_bytes = 0
 
     def point(self, saved: np.ndarray, lam: float | None,
               offloaded: np.ndarray | None = None) -> FrontierPoint:
@@ -329,10 +337,13 @@ class Evaluator:
         return saved, away, _plan_key(saved, away)
 
     def events(self, point: FrontierPoint):
-        """``peak.phase_events`` of ``point``: the walk its estimated peak came from (kept
-        from the scoring when ``point`` is the last plan scored, as in the peak search)."""
-        if self._walk is not None and self._walk[0] == _plan_key(point.saved, point.offloaded):
-            return self._walk[1]
+        """``peak.phase_events`` of ``point``: the walk its estimated peak came from, kept
+        from the scoring for the plans scored last (up to ``_WALK_CACHE_BYTES`` of them: the
+        peak search asks for the points it starts from, scored by the frontier before it),
+        else walked again."""
+        walk = self._walks.get(_plan_key(point.saved, point.offloaded))
+        if walk is not None:
+            return walk
         return phase_events(self.graph, point.saved, self.numel,
                             offloaded=self._values(point.offloaded))
 
@@ -351,10 +362,12 @@ class Evaluator:
         if not read[saved].all():
             saved = saved[read[saved]]
             split = phases(graph, saved)
-        again = recomputed(graph, saved, split)
+        again = np.flatnonzero(split[0] & split[1] & self._forward)  # ``recomputed``
         n = graph.num_nodes
         away = _NONE if not len(offloaded) else members(n, offloaded, within=saved)
         kept = members(n, saved, but=away) if len(away) else saved
+        counted = np.zeros(n, dtype=bool)  # ``saved_activation_bytes``: each storage once
+        counted[graph.base[kept[self._counts[kept]]]] = True
         extra: dict = {}
         if len(away):
             moved = int(self.nbytes[away].sum())
@@ -366,16 +379,38 @@ class Evaluator:
         return FrontierPoint(
             saved=saved, recomputed=again, lam=None, cost_bytes=int(self.cost[saved].sum()),
             recompute_seconds=float(self.bnet.recompute_seconds[again].sum()),
-            saved_bytes=saved_activation_bytes(graph, kept, self.static, self.nbytes),
-            peak=None, **extra)
+            saved_bytes=int(self.nbytes[counted].sum()), peak=None, **extra)
 
     def _peak(self, saved: np.ndarray, away: np.ndarray) -> PeakEstimate:
         """``peak.estimate_peak`` of the plan, its walk kept for ``events``."""
         walk = phase_events(self.graph, saved, self.numel, offloaded=self._values(away))
-        self._walk = (_plan_key(saved, away), walk)
+        self._keep_walk(_plan_key(saved, away), walk)
         forward, backward, kept = walk
         return PeakEstimate(forward_peak=forward.peak(), backward_peak=backward.peak(),
                             kept_bytes=kept)
+
+
+    def _keep_walk(self, key: bytes, walk: tuple) -> None:
+        """Keep ``walk`` for ``events``, dropping the oldest walks beyond
+        ``_WALK_CACHE_BYTES`` (the newest is always kept)."""
+        size = sum(_events_bytes(events) for events in walk[:2])
+        old = self._walks.pop(key, None)
+        if old is not None:
+            self._walk_bytes -= sum(_events_bytes(events) for events in old[:2])
+        self._walks[key] = walk
+        self._walk_bytes += size
+        while self._walk_bytes > _WALK_CACHE_BYTES and len(self._walks) > 1:
+            _, dropped = self._walks.popitem(last=False)
+            self._walk_bytes -= sum(_events_bytes(events) for events in dropped[:2])
+
+
+_WALK_CACHE_BYTES = 32 * 2**20
+"""Bytes of walk arrays an ``Evaluator`` keeps for ``events`` (a 48-layer GPT's walk is about
+0.6 MB, ResNet-18's 40 kB)."""
+
+
+def _events_bytes(events) -> int:
+    return sum(getattr(events, f.name).nbytes for f in dataclasses.fields(events))
 
 
 def _plan_key(saved: np.ndarray, offloaded: np.ndarray) -> bytes:

@@ -141,7 +141,10 @@ def _shape_key(node: fx.Node):
         if isinstance(a, fx.Node):
             val = a.meta.get("val")
             if isinstance(val, torch.Tensor):
-                return ("t", tuple(d if isinstance(d, int) else str(d) for d in val.shape))
+                shape = tuple(val.shape)
+                if all(type(d) is int for d in shape):  # static: the key as it is (most)
+                    return ("t", shape)
+                return ("t", tuple(d if isinstance(d, int) else str(d) for d in shape))
             return ("n", a.name)
         if isinstance(a, (list, tuple)):
             return tuple(key(x) for x in a)
