@@ -120,50 +120,27 @@ def activation_offloading_pass() -> Callable[..., None]:
     """torch's ``enable_activation_offloading``; an ImportError naming the torch version on a
     torch without the machinery. The returned function builds torch's default op list once per
     call instead of once per marked value (its ``can_offload`` asks for it each time: about
-    0.5 ms a value, most of the pass on a plan that offloads hundreds), and leaves out the
-    ``lint`` of both graphs the pass ends with (``_unlinted``)."""
+    0.5 ms a value, most of the pass on a plan that offloads hundreds)."""
     run = _require(_OFFLOADING, "enable_activation_offloading")
     module = importlib.import_module(_OFFLOADING)
     build = getattr(module, "get_default_op_list", None)
+    if build is None:
+        return run
     if getattr(build, "_fusioncut_once", False):  # another call's, still running
         build = build.__wrapped__
 
     @functools.wraps(run)
-    def fusioncut_pass(fw_module: Any, bw_module: Any, *args: Any, **kwargs: Any) -> None:
-        once = None
-        if build is not None:
-            once = functools.lru_cache(maxsize=1)(build)
-            once._fusioncut_once = True  # type: ignore[attr-defined]
-            module.get_default_op_list = once
+    def with_one_op_list(*args: Any, **kwargs: Any) -> None:
+        once = functools.lru_cache(maxsize=1)(build)
+        once._fusioncut_once = True  # type: ignore[attr-defined]
+        module.get_default_op_list = once
         try:
-            with _unlinted(fw_module.graph, bw_module.graph):
-                run(fw_module, bw_module, *args, **kwargs)
+            run(*args, **kwargs)
         finally:
-            if once is not None and module.get_default_op_list is once:
+            if module.get_default_op_list is once:
                 module.get_default_op_list = build
 
-    return fusioncut_pass
-
-
-@contextlib.contextmanager
-def _unlinted(*graphs: Any) -> Any:
-    """``graphs`` with ``lint`` a no-op (an attribute of each graph, shadowing ``fx.Graph.lint``
-    for those objects alone). torch's pass lints the two graphs it edited, a walk over every
-    node and its arguments (9 ms of a 0.3 s partition on a 48-layer GPT); fusioncut emitted
-    them just before and the pass inserts nodes through fx's own ``inserting_after`` /
-    ``inserting_before``, so the walk finds nothing that the tests, which lint what
-    ``emit.offload_saved`` returns (tests/test_offload.py), would not."""
-    for graph in graphs:
-        graph.lint = _no_lint
-    try:
-        yield
-    finally:
-        for graph in graphs:
-            graph.__dict__.pop("lint", None)
-
-
-def _no_lint() -> None:
-    return None
+    return with_one_op_list
 
 
 def side_stream_offload_ops() -> tuple[Any, Any] | None:
