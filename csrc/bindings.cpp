@@ -434,7 +434,7 @@ Int64Array raise_along_bound(const Int64Array& from, const Int64Array& to,
 }
 
 // _core.reuse_peak: validates the four event lists (int64, or bool for in_place; equal
-// lengths within a list; times whose event keys 2t + 1 fit in int64; sizes >= 0) and runs
+// lengths within a list; times and sizes below 2**60 in magnitude, sizes >= 0) and runs
 // fusioncut::reuse_peak.
 int64_t reuse_peak_bound(const Int64Array& alloc_t, const Int64Array& alloc_s,
                          const py::array_t<bool, py::array::c_style>& in_place,
@@ -452,7 +452,7 @@ int64_t reuse_peak_bound(const Int64Array& alloc_t, const Int64Array& alloc_s,
   check_equal_lengths(kFunction, "free_t", free_t, "free_s", free_s, "frees");
   check_equal_lengths(kFunction, "work_t", work_t, "work_s", work_s, "workspaces");
   check_equal_lengths(kFunction, "phantom_t", phantom_t, "phantom_s", phantom_s, "phantoms");
-  constexpr int64_t kTimeLimit = int64_t{1} << 61;
+  constexpr int64_t kTimeLimit = int64_t{1} << 60;  // event keys 4t + 3 fit in int64
   for (const auto& [name, times, sizes] :
        {std::make_tuple("alloc", &alloc_t, &alloc_s), std::make_tuple("free", &free_t, &free_s),
         std::make_tuple("work", &work_t, &work_s),
@@ -463,8 +463,8 @@ int64_t reuse_peak_bound(const Int64Array& alloc_t, const Int64Array& alloc_s,
       if (t[k] <= -kTimeLimit || t[k] >= kTimeLimit || b[k] < 0 || b[k] >= kTimeLimit) {
         throw py::value_error(std::string("reuse_peak: ") + name + " event " +
                               std::to_string(k) + " (time " + std::to_string(t[k]) + ", " +
-                              std::to_string(b[k]) + " bytes) needs a time in (-2**61, 2**61) "
-                              "and bytes in [0, 2**61)");
+                              std::to_string(b[k]) + " bytes) needs a time in "
+                              "(-2**60, 2**60) and bytes in [0, 2**60)");
       }
     }
   }

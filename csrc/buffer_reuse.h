@@ -64,6 +64,29 @@ class MaxAddTree {
   std::vector<int64_t> most_, add_;  // per node: its range's largest value; added to it all
 };
 
+// `items` reordered stably by key(item): a counting sort when the keys span a range the size of
+// the list (a phase's event keys: twice its times), else a merge sort.
+template <class Key>
+inline void sort_events(std::vector<int64_t>& items, Key key) {
+  if (items.empty()) return;
+  int64_t lo = key(items[0]), hi = lo;
+  for (const int64_t x : items) {
+    lo = std::min(lo, key(x));
+    hi = std::max(hi, key(x));
+  }
+  const uint64_t span = static_cast<uint64_t>(hi) - static_cast<uint64_t>(lo);
+  if (span > 4 * static_cast<uint64_t>(items.size()) + 1024) {
+    std::stable_sort(items.begin(), items.end(),
+                     [&](int64_t a, int64_t b) { return key(a) < key(b); });
+    return;
+  }
+  std::vector<int64_t> start(span + 2, 0), out(items.size());
+  for (const int64_t x : items) ++start[key(x) - lo + 1];
+  for (uint64_t k = 0; k <= span; ++k) start[k + 1] += start[k];
+  for (const int64_t x : items) out[start[key(x) - lo]++] = x;
+  items.swap(out);
+}
+
 // One phase's storages: allocated at alloc_t[k] (alloc_s[k] bytes) and freed at free_t[k]
 // (free_s[k] bytes), at phase times; workspaces (work_t, work_s) held while their kernel runs;
 // phantoms (phantom_t, phantom_s): buffers Inductor's lowering realized and fusion removed,
@@ -136,9 +159,7 @@ inline int64_t reuse_peak(const PhaseStorages& p) {
   // Events by key, allocations before frees at one key, each kind in its given order.
   std::vector<int64_t> order(count);
   std::iota(order.begin(), order.end(), int64_t{0});
-  std::stable_sort(order.begin(), order.end(), [&](int64_t a, int64_t b) {
-    return key[a] != key[b] ? key[a] < key[b] : sign[a] > sign[b];
-  });
+  sort_events(order, [&](int64_t e) { return 2 * key[e] + (sign[e] < 0 ? 1 : 0); });
   std::vector<int64_t> keys, pos(count);  // the distinct keys; each event's index among them
   for (const int64_t e : order) {
     if (keys.empty() || keys.back() != key[e]) keys.push_back(key[e]);
@@ -158,8 +179,7 @@ inline int64_t reuse_peak(const PhaseStorages& p) {
   // Inductor's estimate at each key: its events before the key, and the key's allocations.
   std::vector<int64_t> by_inductor(count);
   std::iota(by_inductor.begin(), by_inductor.end(), int64_t{0});
-  std::sort(by_inductor.begin(), by_inductor.end(),
-            [&](int64_t a, int64_t b) { return inductor_key[a] < inductor_key[b]; });
+  sort_events(by_inductor, [&](int64_t e) { return inductor_key[e]; });
   std::vector<int64_t> estimate(steps);
   int64_t before = 0;
   size_t j = 0;

@@ -268,6 +268,29 @@ inline void mark_cycles(const std::vector<int64_t>& ptr, const std::vector<int64
   }
 }
 
+// Appends the nodes `nodes` of the graph whose arcs out of u are adj[ptr[u] .. ptr[u + 1]) to
+// `finished` in a reverse topological order (Kahn's algorithm) and returns true; false when
+// the graph has a cycle (`finished` then holds part of them).
+inline bool reverse_topological(const std::vector<int64_t>& ptr, const std::vector<int64_t>& adj,
+                                const std::vector<int64_t>& nodes,
+                                std::vector<int64_t>& finished) {
+  const int64_t n = static_cast<int64_t>(ptr.size()) - 1;
+  std::vector<int64_t> indegree(n, 0), queue;
+  for (const int64_t v : adj) ++indegree[v];
+  for (const int64_t u : nodes) {
+    if (indegree[u] == 0) queue.push_back(u);
+  }
+  for (size_t head = 0; head < queue.size(); ++head) {
+    const int64_t u = queue[head];
+    for (int64_t k = ptr[u]; k < ptr[u + 1]; ++k) {
+      if (--indegree[adj[k]] == 0) queue.push_back(adj[k]);
+    }
+  }
+  if (queue.size() != nodes.size()) return false;
+  finished.assign(queue.rbegin(), queue.rend());
+  return true;
+}
+
 // Inductor's fusion of stored outputs into one kernel (_fused_order in
 // tests/_peak_reference.py). Two kinds of link join nodes: along the phase's reads (reads[e] and
 // phase[d]), an inlined node and an inlined or stored one computing pointwise values of one size
@@ -348,7 +371,10 @@ inline void fused_order(const UserGraph& g, const uint8_t* phase, const uint8_t*
     }
     std::fill(cyclic.begin(), cyclic.end(), uint8_t{0});
     finished.clear();
-    mark_cycles(ptr, adj, nodes, component, cyclic, finished);
+    if (!reverse_topological(ptr, adj, nodes, finished)) {
+      finished.clear();
+      mark_cycles(ptr, adj, nodes, component, cyclic, finished);
+    }
     // Of the kernels on one cycle one stays fused, the others break the cycle: a kernel of
     // pointwise outputs before one of reductions, then the latest (by its first member's time),
     // then the least node. A kernel on a cycle of no other kernel leaves.
@@ -419,22 +445,43 @@ inline void fused_order(const UserGraph& g, const uint8_t* phase, const uint8_t*
     for (int64_t u = 0; u < n; ++u) block[u + 1] += block[u];
     std::vector<int64_t> inside(block[n]), fill(block.begin(), block.end() - 1);
     for (const int64_t u : by_time) inside[fill[rep[u]]++] = u;
-    for (const int64_t u : adj) ++indegree[u];
-    auto key = [&](int64_t r) {
-      const bool moved = !members[r] && start[r] > time[r];
-      return (start[r] * 2 + (moved ? 1 : 0)) * n + lead[r];
-    };
-    std::priority_queue<std::pair<int64_t, int64_t>, std::vector<std::pair<int64_t, int64_t>>,
-                        std::greater<>> ready;
-    for (const int64_t u : nodes) {
-      if (rep[u] == u && indegree[u] == 0) ready.emplace(key(u), u);
-    }
+    auto moved = [&](int64_t r) { return !members[r] && start[r] > time[r] ? 1 : 0; };
     std::fill(out, out + n, int64_t{-1});
     int64_t rank = 0;
+    auto emit = [&](int64_t r) {
+      for (int64_t k = block[r]; k < block[r + 1]; ++k) out[inside[k]] = rank++;
+    };
+    // Mostly the order by key is topological already: then it is the order.
+    std::vector<int64_t> units, position(n, -1);
+    for (const int64_t u : by_time) {  // each kernel at its first member: by lead
+      if (position[rep[u]] < 0) {
+        position[rep[u]] = 0;
+        units.push_back(rep[u]);
+      }
+    }
+    counting_sort(units, [&](int64_t r) { return start[r] * 2 + moved(r); });
+    for (size_t k = 0; k < units.size(); ++k) position[units[k]] = static_cast<int64_t>(k);
+    bool sorted = true;
+    for (const int64_t r : units) {
+      for (int64_t k = ptr[r]; k < ptr[r + 1]; ++k) {
+        sorted = sorted && position[adj[k]] > position[r];
+      }
+    }
+    if (sorted) {
+      for (const int64_t r : units) emit(r);
+      return;
+    }
+    for (const int64_t u : adj) ++indegree[u];
+    auto key = [&](int64_t r) { return (start[r] * 2 + moved(r)) * n + lead[r]; };
+    std::priority_queue<std::pair<int64_t, int64_t>, std::vector<std::pair<int64_t, int64_t>>,
+                        std::greater<>> ready;
+    for (const int64_t r : units) {
+      if (indegree[r] == 0) ready.emplace(key(r), r);
+    }
     while (!ready.empty()) {
       const int64_t r = ready.top().second;
       ready.pop();
-      for (int64_t k = block[r]; k < block[r + 1]; ++k) out[inside[k]] = rank++;
+      emit(r);
       for (int64_t k = ptr[r]; k < ptr[r + 1]; ++k) {
         if (--indegree[adj[k]] == 0) ready.emplace(key(adj[k]), adj[k]);
       }

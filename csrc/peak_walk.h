@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <iterator>
+#include <numeric>
 #include <utility>
 #include <vector>
 
@@ -196,10 +197,15 @@ inline bool horizontal(const PeakGraph& g, const uint8_t* fw, const uint8_t* bw,
     allocations += stored;
   }
   if (candidates.size() < 2) return false;
-  // The storages each candidate reads, through the values it computes in registers (sorted).
-  std::vector<std::vector<int64_t>> reads(candidates.size());
+  // The storages each candidate reads, through the values it computes in registers (sorted),
+  // found when first asked for.
+  const size_t count = candidates.size();
+  std::vector<std::vector<int64_t>> reads(count);
+  std::vector<uint8_t> known(count, 0);
   std::vector<int64_t> seen(n, -1), stack;
-  for (size_t k = 0; k < candidates.size(); ++k) {
+  auto reads_of = [&](size_t k) -> const std::vector<int64_t>& {
+    if (known[k]) return reads[k];
+    known[k] = 1;
     stack.assign(1, candidates[k]);
     while (!stack.empty()) {
       const int64_t x = stack.back();
@@ -217,15 +223,29 @@ inline bool horizontal(const PeakGraph& g, const uint8_t* fw, const uint8_t* bw,
     }
     std::sort(reads[k].begin(), reads[k].end());
     reads[k].erase(std::unique(reads[k].begin(), reads[k].end()), reads[k].end());
-  }
+    return reads[k];
+  };
   auto share = [&](size_t a, size_t b) {
-    auto i = reads[a].begin(), j = reads[b].begin();
-    while (i != reads[a].end() && j != reads[b].end()) {
+    const std::vector<int64_t>& x = reads_of(a);
+    const std::vector<int64_t>& y = reads_of(b);
+    auto i = x.begin(), j = y.begin();
+    while (i != x.end() && j != y.end()) {
       if (*i == *j) return true;
       if (*i < *j) ++i; else ++j;
     }
     return false;
   };
+  // The next candidate of one kind (pointwise or reduction) and size: next[k] (count: none).
+  std::vector<size_t> next(count, count), by_kind(count);
+  std::iota(by_kind.begin(), by_kind.end(), size_t{0});
+  auto kind = [&](size_t k) {
+    return std::make_pair(size[candidates[k]], g.reduction[candidates[k]]);
+  };
+  std::stable_sort(by_kind.begin(), by_kind.end(),
+                   [&](size_t x, size_t y) { return kind(x) < kind(y); });
+  for (size_t k = 0; k + 1 < count; ++k) {
+    if (kind(by_kind[k]) == kind(by_kind[k + 1])) next[by_kind[k]] = by_kind[k + 1];
+  }
   // What a member reaches through the backward, up to node `bound` (every node on a path lies
   // between its ends in graph order): marked with the group's first in `reached`.
   std::vector<int64_t> reached(n, -1);
@@ -244,41 +264,39 @@ inline bool horizontal(const PeakGraph& g, const uint8_t* fw, const uint8_t* bw,
     }
   };
   const size_t most = static_cast<size_t>(std::max(g.max_fused_outputs, 2));
-  std::vector<uint8_t> taken(candidates.size(), 0);
-  std::vector<int64_t> all;  // the union of the members' reads, from the second member on
+  std::vector<uint8_t> taken(count, 0);
+  std::vector<int64_t> all, joined;  // the union of the members' reads, from the second on
   std::vector<std::vector<size_t>> groups;
-  for (size_t a = 0; a < candidates.size(); ++a) {
+  for (size_t a = 0; a < count; ++a) {
     if (taken[a]) continue;
     const int64_t first = candidates[a];
-    size_t end = a + 1;
-    int64_t bound = first;
-    for (; end < candidates.size(); ++end) {
-      if (slot[end] - slot[a] > g.horizontal_distance) break;
-      bound = std::max(bound, candidates[end]);
-    }
+    const size_t end = static_cast<size_t>(
+        std::upper_bound(slot.begin() + a, slot.end(), slot[a] + g.horizontal_distance) -
+        slot.begin());
+    int64_t bound = -1;  // the latest node of the window, found when first needed
     std::vector<size_t> members{a};
-    bool walked = false;
-    for (size_t b = a + 1; b < end && members.size() < most; ++b) {
+    for (size_t b = next[a]; b < end && members.size() < most; b = next[b]) {
       const int64_t later = candidates[b];
-      if (taken[b] || size[later] != size[first] || g.reduction[later] != g.reduction[first]) {
-        continue;
-      }
+      if (taken[b]) continue;
       bool shares = false;
       for (const size_t m : members) shares = shares || share(m, b);
       if (!shares) continue;
-      std::vector<int64_t> joined;
+      joined.clear();
       if (members.size() >= 2) {  // one member's reads hold everyone's
-        std::set_union(all.begin(), all.end(), reads[b].begin(), reads[b].end(),
+        const std::vector<int64_t>& mine = reads_of(b);
+        std::set_union(all.begin(), all.end(), mine.begin(), mine.end(),
                        std::back_inserter(joined));
-        bool held = std::includes(reads[b].begin(), reads[b].end(), joined.begin(), joined.end());
+        bool held = std::includes(mine.begin(), mine.end(), joined.begin(), joined.end());
         for (const size_t m : members) {
           held = held || std::includes(reads[m].begin(), reads[m].end(), joined.begin(),
                                        joined.end());
         }
         if (!held) continue;
       }
-      if (!walked) reach_from(first, first, bound);
-      walked = true;
+      if (bound < 0) {
+        bound = *std::max_element(candidates.begin() + a, candidates.begin() + end);
+        reach_from(first, first, bound);
+      }
       if (reached[later] == first) continue;
       if (members.size() >= 2) {
         all.swap(joined);
@@ -287,7 +305,7 @@ inline bool horizontal(const PeakGraph& g, const uint8_t* fw, const uint8_t* bw,
                        std::back_inserter(all));
       }
       members.push_back(b);
-      reach_from(later, first, bound);
+      if (members.size() < most) reach_from(later, first, bound);
     }
     all.clear();
     if (members.size() < 2) continue;

@@ -149,9 +149,11 @@ class PhaseEvents:
     work_node: np.ndarray
     work_t: np.ndarray
     work_s: np.ndarray
-    phantom_node: np.ndarray  # values Inductor realizes and then fuses away (``phantoms``)
-    phantom_t: np.ndarray
-    phantom_s: np.ndarray
+    # Values Inductor's lowering realizes and fusion removes: no storage, but its own estimate
+    # of the peak counts them at their kernel (``reuse_peak``'s ``phantoms``).
+    phantom_node: np.ndarray = dataclasses.field(default_factory=lambda: _EMPTY)
+    phantom_t: np.ndarray = dataclasses.field(default_factory=lambda: _EMPTY)
+    phantom_s: np.ndarray = dataclasses.field(default_factory=lambda: _EMPTY)
 
     def peak(self) -> int:
         return reuse_peak(self.alloc_t, self.alloc_s, self.free_t, self.free_s, self.in_place,
