@@ -8,8 +8,8 @@
 ``fusioncut.emit.build_modules`` as Inductor's partition. Its backward is then walked twice:
 
 - by the estimate (``fusioncut.peak.phase_events``), one event at a time through Inductor's
-  buffer pool as ``peak._pooled`` counts it, each storage named by the nodes that held it (a
-  pooled storage passes from one value to the next);
+  buffer reuse as ``peak.reuse_peak`` counts it, each storage named by the nodes that held it
+  (a reused storage passes from one value to the next);
 - by ``inductor_walk`` over the generated backward (its allocations, reuses and frees).
 
 Printed: estimate and measurement (forward, kept, backward), the storages each walk holds at
@@ -44,7 +44,7 @@ from fusioncut.graph import JointGraph  # noqa: E402
 from fusioncut.options import Options  # noqa: E402
 from fusioncut.peak import PeakEstimate, PhaseEvents, phase_events  # noqa: E402
 
-__all__ = ["Storage", "compile_plan", "diff", "pooled_storages"]
+__all__ = ["Storage", "compile_plan", "diff", "reused_storages"]
 
 MIB = 2 ** 20
 _SOURCES = re.compile(r"Source Nodes: \[(.*?)\]")
@@ -52,7 +52,7 @@ _SOURCES = re.compile(r"Source Nodes: \[(.*?)\]")
 
 @dataclass
 class Storage:
-    """One storage of the pooled walk: its bytes, its life in event time (allocation at 2t,
+    """One storage of the walk: its bytes, its life in event time (allocation at 2t,
     free at 2t + 1, or 2t - 1 ahead of an in-place allocation of its size) and the values it
     held, in order."""
 
@@ -65,32 +65,65 @@ class Storage:
         return self.start <= at and (self.end is None or self.end > at)
 
 
-def pooled_storages(events: PhaseEvents) -> list[Storage]:
-    """The storages of one phase as ``peak._pooled`` counts them: an allocation takes the
-    storage of its size freed most recently, and a storage stays held until then."""
-    handed = {(int(t), int(s)) for t, s, p in zip(events.alloc_t, events.alloc_s,
-                                                  events.in_place) if p}
-    timed = [(2 * int(t), 0, int(s), int(n))
-             for t, s, n in zip(events.alloc_t, events.alloc_s, events.alloc_node)]
-    timed += [(2 * int(t) - 1 if (int(t), int(s)) in handed else 2 * int(t) + 1, 1, int(s),
-               int(n)) for t, s, n in zip(events.free_t, events.free_s, events.free_node)]
-    in_use: dict[int, list[int]] = {}
-    pool: dict[int, list[int]] = {}
+def reused_storages(events: PhaseEvents) -> list[Storage]:
+    """The storages of one phase as ``peak.reuse_peak`` counts them: an in-place allocation
+    takes one dying input of its time and size; any other allocation takes the storage of its
+    size freed most recently when holding it from its free keeps the live bytes in between,
+    with the reuses granted so far, within the peak of Inductor's own estimate (every storage
+    freed after its last use, nothing in place, the phantoms counted); otherwise a new one."""
+    handed: dict[tuple[int, int], int] = {}
+    for t, s, p in zip(events.alloc_t.tolist(), events.alloc_s.tolist(),
+                       events.in_place.tolist()):
+        if p:
+            handed[(t, s)] = handed.get((t, s), 0) + 1
+    timed = [(2 * t, 0, k, s, n) for k, (t, s, n) in enumerate(zip(
+        events.alloc_t.tolist(), events.alloc_s.tolist(), events.alloc_node.tolist()))]
+    for k, (t, s, n) in enumerate(zip(events.free_t.tolist(), events.free_s.tolist(),
+                                      events.free_node.tolist())):
+        first = handed.get((t, s), 0) > 0
+        if first:
+            handed[(t, s)] -= 1
+        timed.append((2 * t - 1 if first else 2 * t + 1, 1, k, s, n))
+    timed.sort()
+    keys = sorted({e[0] for e in timed})
+    index = {key: i for i, key in enumerate(keys)}
+    live = [0] * len(keys)  # bytes alive while each key's kernel runs, no reuse held
+    running = 0
+    for i, key in enumerate(keys):
+        live[i] = running + sum(e[3] for e in timed if e[0] == key and e[1] == 0)
+        running += sum(e[3] * (1 if e[1] == 0 else -1) for e in timed if e[0] == key)
+    inductor = [sum(s for t, s in zip(events.alloc_t.tolist(), events.alloc_s.tolist())
+                    if 2 * t <= key)
+                - sum(s for t, s in zip(events.free_t.tolist(), events.free_s.tolist())
+                      if 2 * t + 1 < key) for key in keys]
+    for t, s in zip(events.phantom_t.tolist(), events.phantom_s.tolist()):
+        at = [i for i, key in enumerate(keys) if key <= 2 * t]
+        if at:
+            inductor[at[-1]] += s
+    limit = max(inductor, default=0)
     storages: list[Storage] = []
-    for at, kind, size, node in sorted(timed, key=lambda e: (e[0], e[1])):
-        if kind == 0:
-            if pool.get(size):
-                k = pool[size].pop()
+    held_by: dict[int, int] = {}  # node -> its storage
+    pool: dict[int, list[tuple[int, int]]] = {}  # size -> (key index of the free, storage)
+    for key, kind, _, size, node in timed:
+        i = index[key]
+        if kind == 1:
+            k = held_by[node]
+            storages[k].end = key
+            pool.setdefault(size, []).append((i, k))
+            continue
+        stack = pool.get(size)
+        if stack:
+            lo, k = stack[-1]
+            if size + max(live[lo + 1:i], default=0) <= limit:
+                stack.pop()
+                for j in range(lo + 1, i):
+                    live[j] += size
                 storages[k].end = None
                 storages[k].nodes.append(node)
-            else:
-                storages.append(Storage(size, at, None, [node]))
-                k = len(storages) - 1
-            in_use.setdefault(size, []).append(k)
-        else:
-            k = in_use[size].pop()
-            pool.setdefault(size, []).append(k)
-            storages[k].end = at
+                held_by[node] = k
+                continue
+        storages.append(Storage(size, key, None, [node]))
+        held_by[node] = len(storages) - 1
     return storages
 
 
@@ -142,7 +175,7 @@ def diff(session: Session, saved: list[str], held: int = 24) -> dict:
     nodes = np.array(sorted(index[n] for n in saved), dtype=np.int64)
     forward, backward, kept = phase_events(graph, nodes)
     est = PeakEstimate(forward.peak(), backward.peak(), kept)
-    storages = pooled_storages(backward)
+    storages = reused_storages(backward)
     peak, at = _peak(backward, storages)
     name = lambda ids: ", ".join(graph.nodes[i].name for i in ids[-3:])  # noqa: E731
     estimate_held = [(s.size, name(s.nodes)) for s in

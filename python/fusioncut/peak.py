@@ -12,24 +12,37 @@ the walk follows what Inductor does with the two graphs (``phase_events``)::
                every reader fuses stays in registers (a view allocates nothing), unless the
                C++ backend stores it for reuse: an exp, log, sigmoid or tanh in its
                expression and several readers in different kernels, or a reduction and a
-               pointwise op among them (a softmax's exp: ``stored_on_reuse``)
+               pointwise op among them (a softmax's exp: ``stored_on_reuse``; a value kept in
+               registers is computed in every kernel that reads it)
     reads      a value kept in registers is computed inside the kernels that read it, so what
                it reads lives until the last of them runs (``kernel_times``); a stored fused
                value a reduction reads is computed again inside that reduction
-    fusion     stored outputs that compute a common value in registers (a recomputed GeLU's
-               value for its weight gradient and its derivative) run as one kernel where the
-               last of them would; their readers move after it (``fused_order``)
-    horizontal two stored pointwise values the backward recomputes, of one size, that read a
-               common storage and stand at most 64 allocations apart (Inductor's
-               ``are_long_distant_nodes``) run as one kernel where the first of them runs,
-               with what the later one recomputes through pulled ahead of it: a T5's two
-               decoder layers compute their attention probabilities from one position bias
-               together, and the second layer's live across the first's backward
+    horizontal Inductor's fusion by shared reads (``score_fusion_memory``), at most 64
+               allocations apart (``are_long_distant_nodes``): up to four stored values of
+               one size and kind (pointwise or reduction) the backward computes, reached from
+               no other member, sharing a read, from the third on one member reading all the
+               others read (the gated MLP's recomputed ``silu(gate) * up`` and the gradients
+               of ``up`` and ``gate``; a norm's two row sums). A group the backward
+               recomputes (a T5's two layers' attention probabilities from one position bias)
+               runs where its first member would, what the others recompute through pulled
+               ahead; a group with a value computed anew is one kernel of the fused order
                (``horizontal`` in ``csrc/peak_walk.h``)
-    in place   a fused kernel's output takes the storage of a same-sized input that dies in
-               it (``buf3 = buf1; del buf1  # reuse``)
-    pooling    a freed storage stays allocated until a later storage of the same size reuses
-               it, and is released at once if none will (``_pooled``)
+    fusion     stored outputs that compute a common value in registers (a recomputed GeLU's
+               value for its weight gradient and its derivative), and those groups, run as one
+               kernel each, scheduled as one node: at its last member's time once all it reads
+               has run, its readers after it, its events at one kernel step; a kernel that
+               would close a cycle of kernels is not one (of a cycle's kernels a pointwise
+               one before one of reductions, then the latest, stays fused), so the backward's
+               order is a schedule (``fused_order``)
+    in place   a fused kernel's output takes the storage of one same-sized input that dies in
+               it (``buf3 = buf1; del buf1  # reuse``); a group's member only one that no
+               other member reads (``decide_inplace_update``)
+    reuse      a freed storage is kept for a later allocation of its size, the most recently
+               freed first, only where Inductor's own estimate of the peak allows it
+               (``AllocateLine.should_reuse_buffer``; that estimate frees every storage after
+               its last kernel, writes nothing in place and counts the values its lowering
+               realized and fusion removed: ``phantom_*``), and freed at once otherwise
+               (``reuse_peak``, ``csrc/buffer_reuse.h``)
     outputs    the outputs of an op Inductor calls as one kernel (SDPA and its backward, a
                convolution's backward) are allocated when it runs, before its workspace, not
                where their getitems stand (``allocated_at``)
@@ -46,19 +59,20 @@ the walk follows what Inductor does with the two graphs (``phase_events``)::
 ``PeakEstimate.peak`` is the largest sum of live storages, in bytes, at the size hints (or at
 element counts the caller gives). Graph inputs (parameters, the batch) are alive throughout and
 are not counted: this is the memory a partitioner is responsible for. Not modelled: an
-allocator's rounding and fragmentation, Inductor's reordering for peak memory, its conditional
-buffer reuse, and the kernels it fuses beyond the rules above (among them backward work that
-needs no gradient, fused into an early kernel that shares a read with it, whose buffers then
-live from there; docs/budget.md, "Six models at another shape"), and the scratchpads oneDNN's
-bfloat16 matmuls allocate inside the call ("Mixed precision on the CPU"); ``bench/bench_peak.py``
-measures the error on compiled CPU steps (docs/budget.md), and ``Options.peak_margin`` keeps
-headroom for it.
+allocator's rounding and fragmentation, Inductor's reordering for peak memory, where its
+topological sort places a fused kernel (at its first member, what the others need pulled
+ahead: the walk places it at its last), and the kernels it fuses beyond the rules above
+(among them backward work that needs no gradient, fused into an early kernel that shares a
+read with it, whose buffers then live from there; docs/budget.md, "Six models at another
+shape"), and the scratchpads oneDNN's bfloat16 matmuls allocate inside the call ("Mixed
+precision on the CPU"); ``bench/bench_peak.py`` measures the error on compiled CPU steps
+(docs/budget.md), and ``Options.peak_margin`` keeps headroom for it.
 
 The walk is in C++, the names above its functions (``csrc/peak_walk.h``, ``csrc/kernels.h``):
 which graph computes each node (``phases``), the two phases' events from the graph's facts,
-held once per graph (``_core.PeakGraph``), and the pooled live-bytes walk of each phase
-(``_pooled``); about a millisecond for a 10k-node graph, so the budget frontier can estimate
-every plan it finds. ``tests/_peak_reference.py`` keeps the walk in numpy, as it was written
+held once per graph (``_core.PeakGraph``), and the live bytes of each phase under the reuse
+rule (``reuse_peak``); about a millisecond for a 10k-node graph, so the budget frontier can
+estimate every plan it finds. ``tests/_peak_reference.py`` keeps the walk in numpy, as it was written
 first, and the C++ walk is checked against it event for event.
 """
 
@@ -142,7 +156,7 @@ class PhaseEvents:
     alloc_node: np.ndarray
     alloc_t: np.ndarray
     alloc_s: np.ndarray
-    in_place: np.ndarray  # bool per allocation: may take a dying input's storage (``_pooled``)
+    in_place: np.ndarray  # bool per allocation: may take a dying input's storage (``reuse_peak``)
     free_node: np.ndarray
     free_t: np.ndarray
     free_s: np.ndarray
