@@ -14,12 +14,13 @@ is not a schedule (a node placed before a value it reads); ``--rows`` adds every
 change to the estimate's rules is judged here on the plans of every model at once, before
 ``bench_peak`` measures the plans the changed estimate picks.
 
-The stored plans (``bench/recorded/peak-cpu-2026-11-28-plans.json``: 246 plans of 24 models,
-torch 2.13.0+cpu: the 144 of ``peak-cpu-2026-11-27-plans.json``, the seven models of
-docs/budget.md and BERT, Mistral, GPT-NeoX and OPT, measured 2026-11-27; 55 of Qwen2, Qwen3,
-Gemma, OLMo 2, StableLM, Falcon and GPT-J, measured 2026-11-28; and 47 of the six models of
-``UNSEEN_SHAPES`` at their own shape, measured later that day) hold for that torch; on another,
-measure anew with ``bench_peak.py --cache``.
+The stored plans (``bench/recorded/peak-cpu-2026-12-04-plans.json``: 417 plans of 36 models,
+torch 2.13.0+cpu, transformers 5.24.0: the 314 of ``peak-cpu-2026-11-28-plans.json``, measured
+2026-11-27 and 28, among them the 68 under bfloat16 autocast; and 103 measured on 2026-12-04
+for the plans the estimate of that day picks, among them the first of ViT, Whisper, ConvNeXt
+and MobileNet v2) hold for that torch and those models' code; on another, measure anew with
+``bench_peak.py --cache`` (a transformers release that renames a graph's nodes makes its plans
+unreadable: ``replay`` says which node it misses).
 """
 
 from __future__ import annotations
@@ -42,7 +43,7 @@ from fusioncut.options import Options  # noqa: E402
 from fusioncut.peak import PeakEstimate, phase_events  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-DEFAULT_PLANS = os.path.join(HERE, "recorded", "peak-cpu-2026-11-28-plans.json")
+DEFAULT_PLANS = os.path.join(HERE, "recorded", "peak-cpu-2026-12-04-plans.json")
 DEFAULT_JSON = os.path.join(HERE, "results", "peak_replay.json")
 WITHIN = 0.10
 MIB = 2 ** 20

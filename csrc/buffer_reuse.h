@@ -13,55 +13,68 @@
 
 namespace fusioncut {
 
-// Range add and range maximum over n values (a segment tree with lazy additions).
+// Range add and range maximum over n values: a segment tree with lazy additions, kept
+// bottom-up in one array (node p's children are 2p and 2p + 1, the values the leaves n..2n-1;
+// most_[p] is the largest value below p with the additions at p and beneath, add_[p] the
+// addition waiting at p for its children).
 class MaxAddTree {
  public:
   explicit MaxAddTree(const std::vector<int64_t>& values)
-      : n_(static_cast<int64_t>(values.size())), most_(4 * std::max<int64_t>(n_, 1)),
-        add_(most_.size(), 0) {
-    if (n_ > 0) build(1, 0, n_ - 1, values);
+      : n_(static_cast<int64_t>(values.size())), most_(2 * n_), add_(n_, 0) {
+    while (int64_t{1} << height_ < n_) ++height_;
+    std::copy(values.begin(), values.end(), most_.begin() + n_);
+    for (int64_t p = n_ - 1; p > 0; --p) most_[p] = std::max(most_[2 * p], most_[2 * p + 1]);
   }
 
   // The largest value in [lo, hi] (lo <= hi, both in [0, n)).
-  int64_t max(int64_t lo, int64_t hi) const { return query(1, 0, n_ - 1, lo, hi); }
+  int64_t max(int64_t lo, int64_t hi) {
+    int64_t l = lo + n_, r = hi + 1 + n_;
+    push(l);
+    push(r - 1);
+    int64_t best = std::numeric_limits<int64_t>::min();
+    for (; l < r; l >>= 1, r >>= 1) {
+      if (l & 1) best = std::max(best, most_[l++]);
+      if (r & 1) best = std::max(best, most_[--r]);
+    }
+    return best;
+  }
 
-  void add(int64_t lo, int64_t hi, int64_t amount) { update(1, 0, n_ - 1, lo, hi, amount); }
+  // Adds `amount` to every value in [lo, hi].
+  void add(int64_t lo, int64_t hi, int64_t amount) {
+    int64_t l = lo + n_, r = hi + 1 + n_;
+    const int64_t l0 = l, r0 = r - 1;
+    for (; l < r; l >>= 1, r >>= 1) {
+      if (l & 1) apply(l++, amount);
+      if (r & 1) apply(--r, amount);
+    }
+    rebuild(l0);
+    rebuild(r0);
+  }
 
  private:
-  void build(size_t k, int64_t l, int64_t r, const std::vector<int64_t>& values) {
-    if (l == r) {
-      most_[k] = values[l];
-      return;
-    }
-    const int64_t m = l + (r - l) / 2;
-    build(2 * k, l, m, values);
-    build(2 * k + 1, m + 1, r, values);
-    most_[k] = std::max(most_[2 * k], most_[2 * k + 1]);
+  void apply(int64_t p, int64_t amount) {
+    most_[p] += amount;
+    if (p < n_) add_[p] += amount;
   }
 
-  int64_t query(size_t k, int64_t l, int64_t r, int64_t lo, int64_t hi) const {
-    if (lo <= l && r <= hi) return most_[k];
-    const int64_t m = l + (r - l) / 2;
-    int64_t best = std::numeric_limits<int64_t>::min();
-    if (lo <= m) best = std::max(best, query(2 * k, l, m, lo, hi));
-    if (hi > m) best = std::max(best, query(2 * k + 1, m + 1, r, lo, hi));
-    return best + add_[k];
+  void rebuild(int64_t p) {  // the nodes above p, from their children
+    for (p >>= 1; p > 0; p >>= 1) most_[p] = std::max(most_[2 * p], most_[2 * p + 1]) + add_[p];
   }
 
-  void update(size_t k, int64_t l, int64_t r, int64_t lo, int64_t hi, int64_t amount) {
-    if (lo <= l && r <= hi) {
-      most_[k] += amount;
-      add_[k] += amount;
-      return;
+  void push(int64_t p) {  // the additions above p, handed down to it
+    for (int s = height_; s > 0; --s) {
+      const int64_t i = p >> s;
+      if (i > 0 && add_[i] != 0) {
+        apply(2 * i, add_[i]);
+        apply(2 * i + 1, add_[i]);
+        add_[i] = 0;
+      }
     }
-    const int64_t m = l + (r - l) / 2;
-    if (lo <= m) update(2 * k, l, m, lo, hi, amount);
-    if (hi > m) update(2 * k + 1, m + 1, r, lo, hi, amount);
-    most_[k] = std::max(most_[2 * k], most_[2 * k + 1]) + add_[k];
   }
 
   int64_t n_;
-  std::vector<int64_t> most_, add_;  // per node: its range's largest value; added to it all
+  int height_ = 0;
+  std::vector<int64_t> most_, add_;
 };
 
 // `items` reordered stably by key(item): a counting sort when the keys span a range the size of

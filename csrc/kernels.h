@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <functional>
 #include <limits>
+#include <numeric>
 #include <queue>
 #include <utility>
 #include <vector>
@@ -216,13 +217,14 @@ inline bool stored_on_reuse(const UserGraph& g, const PhaseNodes& p, const uint8
 
 
 // The strongly connected components of the graph whose arcs out of u are adj[ptr[u] ..
-// ptr[u + 1]), over the nodes `nodes` (Tarjan's algorithm, iteratively): component[u] numbers
-// u's, cyclic[u] = 1 for a node of a component of more than one node. Appends the nodes to
-// `finished` in the order their components complete, a reverse topological order where there
-// is no cycle.
+// ptr[u + 1]), over the nodes `nodes`, of which arcs to a node with active[v] = 0 are left out
+// (Tarjan's algorithm, iteratively): component[u] numbers u's, cyclic[u] = 1 for a node of a
+// component of more than one node. Appends the nodes to `finished` in the order their
+// components complete, a reverse topological order where there is no cycle.
 inline void mark_cycles(const std::vector<int64_t>& ptr, const std::vector<int64_t>& adj,
-                        const std::vector<int64_t>& nodes, std::vector<int64_t>& component,
-                        std::vector<uint8_t>& cyclic, std::vector<int64_t>& finished) {
+                        const std::vector<int64_t>& nodes, const std::vector<uint8_t>& active,
+                        std::vector<int64_t>& component, std::vector<uint8_t>& cyclic,
+                        std::vector<int64_t>& finished) {
   const int64_t n = static_cast<int64_t>(ptr.size()) - 1;
   std::vector<int64_t> index(n, -1), low(n, 0), stack, calls, next(n, 0);
   std::vector<uint8_t> on_stack(n, 0);
@@ -238,6 +240,7 @@ inline void mark_cycles(const std::vector<int64_t>& ptr, const std::vector<int64
       const int64_t v = calls.back();
       if (next[v] < ptr[v + 1]) {
         const int64_t w = adj[next[v]++];
+        if (!active[w]) continue;
         if (index[w] < 0) {
           index[w] = low[w] = counter++;
           next[w] = ptr[w];
@@ -270,10 +273,11 @@ inline void mark_cycles(const std::vector<int64_t>& ptr, const std::vector<int64
 
 // Appends the nodes `nodes` of the graph whose arcs out of u are adj[ptr[u] .. ptr[u + 1]) to
 // `finished` in a reverse topological order (Kahn's algorithm) and returns true; false when
-// the graph has a cycle (`finished` then holds part of them).
+// the graph has a cycle, with rest[u] = 1 for the nodes Kahn's order never reaches (those on a
+// cycle, and what they lead to).
 inline bool reverse_topological(const std::vector<int64_t>& ptr, const std::vector<int64_t>& adj,
                                 const std::vector<int64_t>& nodes,
-                                std::vector<int64_t>& finished) {
+                                std::vector<int64_t>& finished, std::vector<uint8_t>& rest) {
   const int64_t n = static_cast<int64_t>(ptr.size()) - 1;
   std::vector<int64_t> indegree(n, 0), queue;
   for (const int64_t v : adj) ++indegree[v];
@@ -286,9 +290,13 @@ inline bool reverse_topological(const std::vector<int64_t>& ptr, const std::vect
       if (--indegree[adj[k]] == 0) queue.push_back(adj[k]);
     }
   }
-  if (queue.size() != nodes.size()) return false;
-  finished.assign(queue.rbegin(), queue.rend());
-  return true;
+  if (queue.size() == nodes.size()) {
+    finished.assign(queue.rbegin(), queue.rend());
+    return true;
+  }
+  for (const int64_t u : nodes) rest[u] = indegree[u] > 0;
+  for (const int64_t u : queue) rest[u] = 0;
+  return false;
 }
 
 // Inductor's fusion of stored outputs into one kernel (_fused_order in
@@ -312,151 +320,175 @@ inline void fused_order(const UserGraph& g, const uint8_t* phase, const uint8_t*
                         int64_t* out) {
   const int64_t n = g.n;
   std::copy(time, time + n, out);
-  std::vector<int64_t> nodes;  // the phase's nodes, ascending
+  // The phase's nodes, numbered 0..m-1 in ascending order (so the least node is the least
+  // number), with their reads in the phase and their links.
+  std::vector<int64_t> nodes, id(n, -1);
   for (int64_t u = 0; u < n; ++u) {
-    if (phase[u]) nodes.push_back(u);
+    if (phase[u]) {
+      id[u] = static_cast<int64_t>(nodes.size());
+      nodes.push_back(u);
+    }
   }
-  std::vector<uint8_t> members(n), left(n, 0), cyclic(n);
-  std::vector<int64_t> rep(n), ptr(n + 1), adj, finished, component(n);
+  const int64_t m = static_cast<int64_t>(nodes.size());
+  std::vector<int64_t> reads_ptr(m + 1, 0), reads_dst, link_a, link_b, kin(m, -1), t(m);
+  std::vector<uint8_t> link_stored;
+  bool any_group = false;
+  for (int64_t c = 0; c < m; ++c) {
+    const int64_t u = nodes[c];
+    t[c] = time[u];
+    if (group[u] >= 0) {
+      kin[c] = id[group[u]];
+      any_group = true;
+    }
+    for (int64_t e = g.ptr[u]; e < g.ptr[u + 1]; ++e) {
+      const int64_t d = g.dst[e];
+      if (!(g.reads[e] && phase[d])) continue;
+      reads_dst.push_back(id[d]);
+      if (inlined[u] && same[e] && (inlined[d] || stored[d])) {
+        link_a.push_back(c);
+        link_b.push_back(id[d]);
+        link_stored.push_back(stored[d]);
+      }
+    }
+    reads_ptr[c + 1] = static_cast<int64_t>(reads_dst.size());
+  }
+  for (const int64_t u : nodes) group[u] = -1;
+  if (link_a.empty() && !any_group) return;
+  std::vector<uint8_t> members(m), left(m, 0), cyclic(m), reducing(m), dropped(m), rest(m);
+  std::vector<int64_t> rep(m), ptr(m + 1), adj, finished, component(m), count(m), first(m),
+      first_time(m), kept(m), all(m);
+  std::iota(all.begin(), all.end(), int64_t{0});
   for (;;) {
-    LeastRootSets sets(n);
+    LeastRootSets sets(m);
     std::fill(members.begin(), members.end(), uint8_t{0});
-    bool linked = false;
-    for (const int64_t u : nodes) {
-      if (group[u] >= 0) {
-        linked = true;
-        members[u] = 1;
-        sets.unite(u, group[u]);
-      }
-      if (!inlined[u]) continue;
-      for (int64_t e = g.ptr[u]; e < g.ptr[u + 1]; ++e) {
-        const int64_t d = g.dst[e];
-        if (!(g.reads[e] && phase[d] && same[e] && (inlined[d] || stored[d]))) continue;
-        linked = true;
-        if (stored[d]) members[d] = 1;
-        sets.unite(u, d);
+    for (int64_t c = 0; c < m; ++c) {
+      if (kin[c] >= 0) {
+        members[c] = 1;
+        sets.unite(c, kin[c]);
       }
     }
-    if (!linked) return;
+    for (size_t k = 0; k < link_a.size(); ++k) {
+      if (link_stored[k]) members[link_b[k]] = 1;
+      sets.unite(link_a[k], link_b[k]);
+    }
     const std::vector<int64_t> label = std::move(sets).labels();
-    std::vector<int64_t> count(n, 0), first(n, -1);
-    for (const int64_t u : nodes) count[label[u]] += members[u] && !left[u];
+    std::fill(count.begin(), count.end(), int64_t{0});
+    std::fill(first.begin(), first.end(), int64_t{-1});
+    for (int64_t c = 0; c < m; ++c) count[label[c]] += members[c] && !left[c];
     bool any = false;
-    for (const int64_t u : nodes) {
-      members[u] = members[u] && !left[u] && count[label[u]] <= max_outputs;
-      if (members[u] && first[label[u]] < 0) first[label[u]] = u;
-      rep[u] = members[u] ? first[label[u]] : u;
-      any = any || members[u];
+    for (int64_t c = 0; c < m; ++c) {
+      members[c] = members[c] && !left[c] && count[label[c]] <= max_outputs;
+      if (members[c] && first[label[c]] < 0) first[label[c]] = c;
+      rep[c] = members[c] ? first[label[c]] : c;
+      any = any || members[c];
     }
-    if (!any) break;
+    if (!any) return;
     // The phase's reads between kernels, each kernel one node (its first member).
     std::fill(ptr.begin(), ptr.end(), int64_t{0});
-    adj.clear();
-    for (const int64_t u : nodes) {
-      for (int64_t e = g.ptr[u]; e < g.ptr[u + 1]; ++e) {
-        const int64_t d = g.dst[e];
-        if (g.reads[e] && phase[d] && rep[u] != rep[d]) ++ptr[rep[u] + 1];
+    for (int64_t c = 0; c < m; ++c) {
+      for (int64_t k = reads_ptr[c]; k < reads_ptr[c + 1]; ++k) {
+        if (rep[c] != rep[reads_dst[k]]) ++ptr[rep[c] + 1];
       }
     }
-    for (int64_t u = 0; u < n; ++u) ptr[u + 1] += ptr[u];
-    adj.resize(ptr[n]);
+    for (int64_t c = 0; c < m; ++c) ptr[c + 1] += ptr[c];
+    adj.resize(ptr[m]);
     {
       std::vector<int64_t> fill(ptr.begin(), ptr.end() - 1);
-      for (const int64_t u : nodes) {
-        for (int64_t e = g.ptr[u]; e < g.ptr[u + 1]; ++e) {
-          const int64_t d = g.dst[e];
-          if (g.reads[e] && phase[d] && rep[u] != rep[d]) adj[fill[rep[u]]++] = rep[d];
+      for (int64_t c = 0; c < m; ++c) {
+        for (int64_t k = reads_ptr[c]; k < reads_ptr[c + 1]; ++k) {
+          const int64_t d = reads_dst[k];
+          if (rep[c] != rep[d]) adj[fill[rep[c]]++] = rep[d];
         }
       }
     }
-    std::fill(cyclic.begin(), cyclic.end(), uint8_t{0});
     finished.clear();
-    if (!reverse_topological(ptr, adj, nodes, finished)) {
+    if (!reverse_topological(ptr, adj, all, finished, rest)) {
+      // Of the kernels on one cycle one stays fused, the others break the cycle: a kernel of
+      // pointwise outputs before one of reductions, then the latest (by its first member's
+      // time), then the least node. A kernel on a cycle of no other kernel leaves.
+      std::fill(cyclic.begin(), cyclic.end(), uint8_t{0});
       finished.clear();
-      mark_cycles(ptr, adj, nodes, component, cyclic, finished);
-    }
-    // Of the kernels on one cycle one stays fused, the others break the cycle: a kernel of
-    // pointwise outputs before one of reductions, then the latest (by its first member's time),
-    // then the least node. A kernel on a cycle of no other kernel leaves.
-    std::vector<int64_t> first_time(n, std::numeric_limits<int64_t>::max()), kept(n, -1);
-    std::vector<uint8_t> reducing(n, 0);
-    for (const int64_t u : nodes) {
-      if (!members[u]) continue;
-      first_time[rep[u]] = std::min(first_time[rep[u]], time[u]);
-      reducing[rep[u]] = reducing[rep[u]] || reduction[u];
-    }
-    for (const int64_t u : nodes) {
-      if (!members[u] || rep[u] != u || !cyclic[u]) continue;
-      int64_t& best = kept[component[u]];
-      if (best < 0 || reducing[u] < reducing[best] ||
-          (reducing[u] == reducing[best] && first_time[u] > first_time[best])) {
-        best = u;
+      std::vector<int64_t> unordered;
+      for (int64_t c = 0; c < m; ++c) {
+        if (rest[c]) unordered.push_back(c);
       }
-    }
-    bool breaks = false;
-    for (const int64_t u : nodes) {
-      breaks = breaks || (members[u] && cyclic[rep[u]] && kept[component[rep[u]]] != rep[u]);
-    }
-    bool on_cycle = false, group_on_cycle = false;
-    std::vector<uint8_t> dropped(n, 0);
-    for (const int64_t u : nodes) {
-      if (!members[u] || !cyclic[rep[u]]) continue;
-      if (breaks && kept[component[rep[u]]] == rep[u]) continue;
-      on_cycle = true;
-      if (group[u] >= 0) group_on_cycle = dropped[group[u]] = 1;
-    }
-    if (group_on_cycle) {
-      for (const int64_t u : nodes) {
-        if (group[u] >= 0 && dropped[group[u]]) group[u] = -1;
+      mark_cycles(ptr, adj, unordered, rest, component, cyclic, finished);
+      std::fill(first_time.begin(), first_time.end(), std::numeric_limits<int64_t>::max());
+      std::fill(kept.begin(), kept.end(), int64_t{-1});
+      std::fill(reducing.begin(), reducing.end(), uint8_t{0});
+      for (int64_t c = 0; c < m; ++c) {
+        if (!members[c]) continue;
+        first_time[rep[c]] = std::min(first_time[rep[c]], t[c]);
+        reducing[rep[c]] = reducing[rep[c]] || reduction[nodes[c]];
       }
-      continue;
-    }
-    if (on_cycle) {
-      for (const int64_t u : nodes) {
-        if (members[u] && cyclic[rep[u]] && !(breaks && kept[component[rep[u]]] == rep[u])) {
-          left[u] = 1;
+      for (int64_t c = 0; c < m; ++c) {
+        if (!members[c] || rep[c] != c || !cyclic[c]) continue;
+        int64_t& best = kept[component[c]];
+        if (best < 0 || reducing[c] < reducing[best] ||
+            (reducing[c] == reducing[best] && first_time[c] > first_time[best])) {
+          best = c;
+        }
+      }
+      bool breaks = false;
+      for (int64_t c = 0; c < m; ++c) {
+        breaks = breaks || (members[c] && cyclic[rep[c]] && kept[component[rep[c]]] != rep[c]);
+      }
+      auto leaves = [&](int64_t c) {
+        return members[c] && cyclic[rep[c]] && !(breaks && kept[component[rep[c]]] == rep[c]);
+      };
+      bool group_on_cycle = false;
+      std::fill(dropped.begin(), dropped.end(), uint8_t{0});
+      for (int64_t c = 0; c < m; ++c) {
+        if (leaves(c) && kin[c] >= 0) group_on_cycle = dropped[kin[c]] = 1;
+      }
+      if (group_on_cycle) {  // the groups on a cycle go, and the components form again
+        for (int64_t c = 0; c < m; ++c) {
+          if (kin[c] >= 0 && dropped[kin[c]]) kin[c] = -1;
+        }
+      } else {
+        for (int64_t c = 0; c < m; ++c) {
+          if (leaves(c)) left[c] = 1;
         }
       }
       continue;
     }
     // No cycle: `finished` is a reverse topological order of the kernels and nodes.
-    std::vector<int64_t> start(n, -1);
-    for (const int64_t u : nodes) start[rep[u]] = std::max(start[rep[u]], time[u]);
+    std::vector<int64_t> start(m, -1);
+    for (int64_t c = 0; c < m; ++c) start[rep[c]] = std::max(start[rep[c]], t[c]);
     for (auto it = finished.rbegin(); it != finished.rend(); ++it) {
-      const int64_t u = *it;
-      for (int64_t k = ptr[u]; k < ptr[u + 1]; ++k) {
-        start[adj[k]] = std::max(start[adj[k]], start[u]);
+      const int64_t c = *it;
+      for (int64_t k = ptr[c]; k < ptr[c + 1]; ++k) {
+        start[adj[k]] = std::max(start[adj[k]], start[c]);
       }
     }
-    for (const int64_t u : nodes) {
-      if (group[u] >= 0 && !members[u]) group[u] = -1;
+    for (int64_t c = 0; c < m; ++c) {
+      if (kin[c] >= 0 && members[c]) group[nodes[c]] = nodes[kin[c]];
     }
     // The order: a topological order of the kernels and other nodes, by (start, moved: a node
     // the kernels' placement delayed, first time) among those whose inputs have run, each
     // kernel a block of its members in their order: at one start a kernel's outputs, then the
     // readers moved after it.
-    std::vector<int64_t> lead(n), block(n + 1, 0), indegree(n, 0), by_time(nodes);
-    counting_sort(by_time, [&](int64_t u) { return time[u]; });
-    for (const int64_t u : nodes) lead[u] = time[u];
-    for (const int64_t u : by_time) {
-      if (members[u]) lead[rep[u]] = std::min(lead[rep[u]], time[u]);
-      ++block[rep[u] + 1];
+    std::vector<int64_t> lead(t), block(m + 1, 0), by_time(all);
+    counting_sort(by_time, [&](int64_t c) { return t[c]; });
+    for (const int64_t c : by_time) {
+      if (members[c]) lead[rep[c]] = std::min(lead[rep[c]], t[c]);
+      ++block[rep[c] + 1];
     }
-    for (int64_t u = 0; u < n; ++u) block[u + 1] += block[u];
-    std::vector<int64_t> inside(block[n]), fill(block.begin(), block.end() - 1);
-    for (const int64_t u : by_time) inside[fill[rep[u]]++] = u;
-    auto moved = [&](int64_t r) { return !members[r] && start[r] > time[r] ? 1 : 0; };
+    for (int64_t c = 0; c < m; ++c) block[c + 1] += block[c];
+    std::vector<int64_t> inside(block[m]), fill(block.begin(), block.end() - 1);
+    for (const int64_t c : by_time) inside[fill[rep[c]]++] = c;
+    auto moved = [&](int64_t r) { return !members[r] && start[r] > t[r] ? 1 : 0; };
     std::fill(out, out + n, int64_t{-1});
     int64_t rank = 0;
     auto emit = [&](int64_t r) {
-      for (int64_t k = block[r]; k < block[r + 1]; ++k) out[inside[k]] = rank++;
+      for (int64_t k = block[r]; k < block[r + 1]; ++k) out[nodes[inside[k]]] = rank++;
     };
     // Mostly the order by key is topological already: then it is the order.
-    std::vector<int64_t> units, position(n, -1);
-    for (const int64_t u : by_time) {  // each kernel at its first member: by lead
-      if (position[rep[u]] < 0) {
-        position[rep[u]] = 0;
-        units.push_back(rep[u]);
+    std::vector<int64_t> units, position(m, -1);
+    for (const int64_t c : by_time) {  // each kernel at its first member: by lead
+      if (position[rep[c]] < 0) {
+        position[rep[c]] = 0;
+        units.push_back(rep[c]);
       }
     }
     counting_sort(units, [&](int64_t r) { return start[r] * 2 + moved(r); });
@@ -471,7 +503,8 @@ inline void fused_order(const UserGraph& g, const uint8_t* phase, const uint8_t*
       for (const int64_t r : units) emit(r);
       return;
     }
-    for (const int64_t u : adj) ++indegree[u];
+    std::vector<int64_t> indegree(m, 0);
+    for (const int64_t c : adj) ++indegree[c];
     auto key = [&](int64_t r) { return (start[r] * 2 + moved(r)) * n + lead[r]; };
     std::priority_queue<std::pair<int64_t, int64_t>, std::vector<std::pair<int64_t, int64_t>>,
                         std::greater<>> ready;
@@ -488,7 +521,6 @@ inline void fused_order(const UserGraph& g, const uint8_t* phase, const uint8_t*
     }
     return;
   }
-  for (const int64_t u : nodes) group[u] = -1;
 }
 
 }  // namespace fusioncut

@@ -246,9 +246,11 @@ inline bool horizontal(const PeakGraph& g, const uint8_t* fw, const uint8_t* bw,
   for (size_t k = 0; k + 1 < count; ++k) {
     if (kind(by_kind[k]) == kind(by_kind[k + 1])) next[by_kind[k]] = by_kind[k + 1];
   }
-  // What a member reaches through the backward, up to node `bound` (every node on a path lies
-  // between its ends in graph order): marked with the group's first in `reached`.
-  std::vector<int64_t> reached(n, -1);
+  // What a member reaches through the backward, up to the node at position `bound` of
+  // `order` (a topological order: every node on a path to a candidate of the window stands
+  // before it): marked with the group's first in `reached`.
+  std::vector<int64_t> position(n, -1), reached(n, -1);
+  for (size_t k = 0; k < order.size(); ++k) position[order[k]] = static_cast<int64_t>(k);
   auto reach_from = [&](int64_t from, int64_t mark, int64_t bound) {
     stack.assign(1, from);
     while (!stack.empty()) {
@@ -256,7 +258,7 @@ inline bool horizontal(const PeakGraph& g, const uint8_t* fw, const uint8_t* bw,
       stack.pop_back();
       for (int64_t e = g.ptr[x]; e < g.ptr[x + 1]; ++e) {
         const int64_t d = g.dst[e];
-        if (d <= bound && bw[d] && reached[d] != mark) {
+        if (bw[d] && position[d] <= bound && reached[d] != mark) {
           reached[d] = mark;
           stack.push_back(d);
         }
@@ -273,7 +275,7 @@ inline bool horizontal(const PeakGraph& g, const uint8_t* fw, const uint8_t* bw,
     const size_t end = static_cast<size_t>(
         std::upper_bound(slot.begin() + a, slot.end(), slot[a] + g.horizontal_distance) -
         slot.begin());
-    int64_t bound = -1;  // the latest node of the window, found when first needed
+    int64_t bound = -1;  // the window's last position in `order`, found when first needed
     std::vector<size_t> members{a};
     for (size_t b = next[a]; b < end && members.size() < most; b = next[b]) {
       const int64_t later = candidates[b];
@@ -294,7 +296,7 @@ inline bool horizontal(const PeakGraph& g, const uint8_t* fw, const uint8_t* bw,
         if (!held) continue;
       }
       if (bound < 0) {
-        bound = *std::max_element(candidates.begin() + a, candidates.begin() + end);
+        bound = position[candidates[end - 1]];
         reach_from(first, first, bound);
       }
       if (reached[later] == first) continue;
