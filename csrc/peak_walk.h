@@ -162,11 +162,11 @@ inline void frees_and_work(const PeakGraph& g, const std::vector<int64_t>& time,
 // (are_long_distant_nodes). Candidates are the stored pointwise values and reductions the
 // backward computes, of their own storage; a group is a first candidate and up to
 // max_fused_outputs - 1 later ones of its kind (pointwise or reduction) and size within
-// `horizontal_distance` allocations of it in the backward's order, each sharing
-// a storage it reads (directly or through values it keeps in registers) with a member, reached
-// from no member through the backward, and, from the third on, read storages all of which one
-// member reads (the gated MLP: the recomputed silu(gate) * up and the gradients of up and gate
-// read gate, up and the down projection's input gradient; a layer norm's two row sums of its
+// `horizontal_distance` allocations of it in the backward's order, each sharing a storage it
+// reads (directly or through values it keeps in registers) with a member, reached from no
+// member through the backward, and, from the third on, read storages all of which one member
+// reads (the gated MLP: the recomputed silu(gate) * up and the gradients of up and gate read
+// gate, up and the down projection's input gradient; a layer norm's two row sums of its
 // backward, or the weight gradients of two norms that read one input). Groups are taken in the
 // order's order, each candidate in at most one.
 // - A group of values the backward recomputes (a T5's two decoder layers computing their
