@@ -246,24 +246,47 @@ inline bool horizontal(const PeakGraph& g, const uint8_t* fw, const uint8_t* bw,
   for (size_t k = 0; k + 1 < count; ++k) {
     if (kind(by_kind[k]) == kind(by_kind[k + 1])) next[by_kind[k]] = by_kind[k + 1];
   }
-  // What a member reaches through the backward, up to the node at position `bound` of
-  // `order` (a topological order: every node on a path to a candidate of the window stands
-  // before it): marked with the group's first in `reached`.
-  std::vector<int64_t> position(n, -1), reached(n, -1);
+  // What the group's members reach through the backward, up to position `bound` of `order` (a
+  // topological order: every node on a path to a candidate stands before it), marked with the
+  // group's first in `reached`; the nodes found beyond `bound` wait in `beyond` until it grows
+  // to the next candidate asked about.
+  std::vector<int64_t> position(n, -1), reached(n, -1), beyond;
   for (size_t k = 0; k < order.size(); ++k) position[order[k]] = static_cast<int64_t>(k);
-  auto reach_from = [&](int64_t from, int64_t mark, int64_t bound) {
-    stack.assign(1, from);
+  int64_t bound = -1;
+  auto walk = [&](int64_t mark) {
     while (!stack.empty()) {
       const int64_t x = stack.back();
       stack.pop_back();
       for (int64_t e = g.ptr[x]; e < g.ptr[x + 1]; ++e) {
         const int64_t d = g.dst[e];
-        if (bw[d] && position[d] <= bound && reached[d] != mark) {
-          reached[d] = mark;
-          stack.push_back(d);
+        if (!bw[d] || reached[d] == mark) continue;
+        if (position[d] > bound) {
+          beyond.push_back(d);
+          continue;
         }
+        reached[d] = mark;
+        stack.push_back(d);
       }
     }
+  };
+  auto reach_from = [&](int64_t from, int64_t mark) {
+    stack.assign(1, from);
+    walk(mark);
+  };
+  auto reach_to = [&](int64_t to, int64_t mark) {  // bound raised to `to`
+    bound = to;
+    size_t kept = 0;
+    for (const int64_t d : beyond) {
+      if (reached[d] == mark) continue;
+      if (position[d] > bound) {
+        beyond[kept++] = d;
+      } else {
+        reached[d] = mark;
+        stack.push_back(d);
+      }
+    }
+    beyond.resize(kept);
+    walk(mark);
   };
   const size_t most = static_cast<size_t>(std::max(g.max_fused_outputs, 2));
   std::vector<uint8_t> taken(count, 0);
@@ -275,7 +298,7 @@ inline bool horizontal(const PeakGraph& g, const uint8_t* fw, const uint8_t* bw,
     const size_t end = static_cast<size_t>(
         std::upper_bound(slot.begin() + a, slot.end(), slot[a] + g.horizontal_distance) -
         slot.begin());
-    int64_t bound = -1;  // the window's last position in `order`, found when first needed
+    bool walked = false;
     std::vector<size_t> members{a};
     for (size_t b = next[a]; b < end && members.size() < most; b = next[b]) {
       const int64_t later = candidates[b];
@@ -295,9 +318,13 @@ inline bool horizontal(const PeakGraph& g, const uint8_t* fw, const uint8_t* bw,
         }
         if (!held) continue;
       }
-      if (bound < 0) {
-        bound = position[candidates[end - 1]];
-        reach_from(first, first, bound);
+      if (!walked) {
+        walked = true;
+        bound = position[later];
+        beyond.clear();
+        reach_from(first, first);
+      } else if (position[later] > bound) {
+        reach_to(position[later], first);
       }
       if (reached[later] == first) continue;
       if (members.size() >= 2) {
@@ -307,7 +334,7 @@ inline bool horizontal(const PeakGraph& g, const uint8_t* fw, const uint8_t* bw,
                        std::back_inserter(all));
       }
       members.push_back(b);
-      if (members.size() < most) reach_from(later, first, bound);
+      if (members.size() < most) reach_from(later, first);
     }
     all.clear();
     if (members.size() < 2) continue;
