@@ -60,7 +60,14 @@ def profile_step(step, device: str = "cpu") -> dict:
     ``backward_peak`` (0 and the whole window as forward when no compiled backward ran), and
     ``peak_at``: the profiled ops running when the peak was reached, outermost first. On
     ``device="cuda"`` the memory events are the CUDA allocator's and ``peak`` is
-    ``torch.cuda.max_memory_allocated``'s (``event_peak`` the events' own)."""
+    ``torch.cuda.max_memory_allocated``'s (``event_peak`` the events' own).
+
+    ``scratch``: the most bytes one extern matmul (``MATMUL_OPS``, which Inductor calls with
+    ``out=``) allocated for itself and freed before returning: oneDNN's scratchpads and
+    reorders of a reduced-precision CPU matmul (on a CPU with AVX512-BF16 a bfloat16 ``mm``
+    takes 67-264 kB and a transposed operand's copy; none in float32, and none on the Intel
+    machines of earlier measurements). ``forward_code_peak`` / ``backward_code_peak``: the
+    phases' peaks without those transients, what the generated code itself allocates."""
     cuda = device == "cuda"
     if cuda:
         torch.cuda.synchronize()
@@ -76,25 +83,57 @@ def profile_step(step, device: str = "cpu") -> dict:
                      and str(e.device_type()).endswith(kind)), key=lambda e: e.start_ns())
     bw_start = min((e.start_ns() for e in events if e.name() == "CompiledFunctionBackward"),
                    default=None)
+    inside = _inside_matmuls(memory, events)
     running = peak = fw_peak = bw_peak = kept = 0
+    code = code_fw = code_bw = 0
+    scratch = frame = 0
     peak_ns = None
-    for e in memory:
-        if bw_start is not None and e.start_ns() >= bw_start and not kept:
+    for e, transient in zip(memory, inside):
+        backward = bw_start is not None and e.start_ns() >= bw_start
+        if backward and not kept:
             kept = max(running, 1)
         running += e.nbytes()
+        if transient:
+            frame = frame + e.nbytes() if transient == 1 else e.nbytes()
+            scratch = max(scratch, frame)
+        else:
+            code += e.nbytes()
         if running > peak:
             peak, peak_ns = running, e.start_ns()
-        if bw_start is None or e.start_ns() < bw_start:
-            fw_peak = max(fw_peak, running)
+        if backward:
+            bw_peak, code_bw = max(bw_peak, running), max(code_bw, code)
         else:
-            bw_peak = max(bw_peak, running)
+            fw_peak, code_fw = max(fw_peak, running), max(code_fw, code)
     around = sorted((e for e in events if e.name() != "[memory]" and peak_ns is not None
                      and e.start_ns() <= peak_ns <= e.end_ns()), key=lambda e: e.start_ns())
     out = {"peak": peak, "forward_peak": fw_peak, "kept": kept, "backward_peak": bw_peak,
-           "peak_at": [e.name() for e in around]}
+           "peak_at": [e.name() for e in around], "scratch": scratch,
+           "forward_code_peak": code_fw, "backward_code_peak": code_bw}
     if cuda:
         out["event_peak"], out["peak"] = peak, torch.cuda.max_memory_allocated() - base
     return out
+
+
+MATMUL_OPS = frozenset({"aten::mm", "aten::bmm", "aten::addmm", "aten::baddbmm"})
+
+
+def _inside_matmuls(memory, events) -> list[int]:
+    """Per memory event: 0 outside the matmuls of ``MATMUL_OPS``, else 2 for the first event
+    of one matmul call whose events sum to zero (all it allocated it freed: scratch) and 1 for
+    its later events."""
+    frames = sorted((e.start_ns(), e.end_ns()) for e in events if e.name() in MATMUL_OPS)
+    marks = [0] * len(memory)
+    k = 0
+    for start, end in frames:
+        while k < len(memory) and memory[k].start_ns() < start:
+            k += 1
+        j = k
+        while j < len(memory) and memory[j].start_ns() <= end:
+            j += 1
+        if j > k and sum(memory[i].nbytes() for i in range(k, j)) == 0:
+            marks[k:j] = [2] + [1] * (j - k - 1)
+        k = j
+    return marks
 
 
 def measured_peak(step) -> int:
@@ -243,6 +282,9 @@ class Session:
             self._measured[key] = {
                 "measured": measured["peak"], "measured_forward": measured["forward_peak"],
                 "measured_kept": measured["kept"], "measured_backward": measured["backward_peak"],
+                "measured_scratch": measured["scratch"],
+                "measured_forward_code": measured["forward_code_peak"],
+                "measured_backward_code": measured["backward_code_peak"],
                 "peak_at": measured["peak_at"],
                 "code_forward": walks["forward"].peak if "forward" in walks else None,
                 "code_backward": (walks["backward"].peak if "backward" in walks else None),

@@ -344,5 +344,10 @@ def test_estimate_keeps_a_softmax_exp_read_by_its_sum_and_division_under_bfloat1
     for i in exps:
         assert graph.itemsize[i] == 4 and stored.get(i) == graph.numel[i] * 4, graph.nodes[i].name
     r = _measure(session, memory_budget=1.0)
-    assert abs(r["estimate_forward"] - r["measured_forward"]) <= 0.05 * r["measured_forward"], (
-        r["estimate_forward"], r["measured_forward"])
+    # On a CPU with AVX512-BF16, oneDNN's bfloat16 matmuls allocate scratchpads of their own,
+    # which the estimate does not model (docs/budget.md, "oneDNN's scratchpads"): compared here
+    # is what the generated code allocates, the matmuls' transients set aside.
+    code = r["measured_forward_code"]
+    assert r["measured_forward"] <= code + r["measured_scratch"], r
+    assert abs(r["estimate_forward"] - code) <= 0.05 * code, (r["estimate_forward"], code,
+                                                              r["measured_forward"])
