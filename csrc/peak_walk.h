@@ -8,7 +8,11 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <iterator>
+#include <list>
+#include <memory>
+#include <mutex>
 #include <numeric>
 #include <utility>
 #include <vector>
@@ -16,6 +20,69 @@
 #include "kernels.h"
 
 namespace fusioncut {
+
+// The backward's schedule of one plan: what the walk derives from its phases alone (fw, bw,
+// trigger) and the node sizes, before any saved or offloaded value is looked at (the
+// horizontal groups, the fused order, each node's kernel step and last use). Plans that differ
+// only in what they offload share it: the peak search offloads on top of one plan many times.
+struct BackwardSchedule {
+  // The key: the phases, the triggers and the sizes it was built from, and their hash.
+  std::vector<uint8_t> fw, bw;
+  std::vector<int64_t> trigger, size;
+  uint64_t hash = 0;
+  // The schedule.
+  int64_t length = 0;  // nodes in the backward
+  std::vector<uint8_t> written, alone;
+  std::vector<int64_t> time, step, group, last_use, phantom;
+};
+
+// The schedules of the plans walked last (up to `kCapacity`, the newest first), shared by the
+// walks of one PeakGraph; a lookup compares the whole key, so a hit is the schedule a walk
+// would build.
+class ScheduleCache {
+ public:
+  static constexpr size_t kCapacity = 8;
+
+  std::shared_ptr<const BackwardSchedule> find(uint64_t hash, int64_t n, const uint8_t* fw,
+                                               const uint8_t* bw, const int64_t* trigger,
+                                               const int64_t* size) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    for (auto it = entries_.begin(); it != entries_.end(); ++it) {
+      const BackwardSchedule& s = **it;
+      if (s.hash == hash && std::memcmp(s.bw.data(), bw, n) == 0 &&
+          std::memcmp(s.fw.data(), fw, n) == 0 &&
+          std::memcmp(s.trigger.data(), trigger, n * sizeof(int64_t)) == 0 &&
+          std::memcmp(s.size.data(), size, n * sizeof(int64_t)) == 0) {
+        entries_.splice(entries_.begin(), entries_, it);
+        return entries_.front();
+      }
+    }
+    return nullptr;
+  }
+
+  void add(std::shared_ptr<const BackwardSchedule> schedule) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    entries_.push_front(std::move(schedule));
+    if (entries_.size() > kCapacity) entries_.pop_back();
+  }
+
+ private:
+  std::mutex mutex_;
+  std::list<std::shared_ptr<const BackwardSchedule>> entries_;
+};
+
+// A hash of `bytes` bytes at `data`, folded into `h` (FNV-1a over 8-byte words).
+inline uint64_t hash_bytes(uint64_t h, const void* data, size_t bytes) {
+  const unsigned char* p = static_cast<const unsigned char*>(data);
+  size_t k = 0;
+  for (; k + 8 <= bytes; k += 8) {
+    uint64_t word;
+    std::memcpy(&word, p + k, 8);
+    h = (h ^ word) * 1099511628211ULL;
+  }
+  for (; k < bytes; ++k) h = (h ^ p[k]) * 1099511628211ULL;
+  return h;
+}
 
 struct PeakGraph {
   int64_t n = 0;
@@ -31,6 +98,8 @@ struct PeakGraph {
   // The inputs of node v: the user edges in_edge[in_ptr[v] .. in_ptr[v + 1]), each from
   // in_src[k] (built by index_inputs).
   std::vector<int64_t> in_ptr, in_edge, in_src;
+  // The backward schedules of the last plans walked (shared by copies of this graph).
+  std::shared_ptr<ScheduleCache> schedules = std::make_shared<ScheduleCache>();
 
   UserGraph users() const {
     return {n, ptr.data(), dst.data(), reads.data(), reduced.data()};
@@ -386,6 +455,82 @@ inline bool horizontal(const PeakGraph& g, const uint8_t* fw, const uint8_t* bw,
 
 }  // namespace walk_detail
 
+// The backward's schedule of the split fw / bw / trigger at node bytes `size` (see
+// BackwardSchedule), from g's cache when a plan of the same split was walked lately.
+// `keep_to_end`: the storages alive to the backward's end; `scratch`: n bytes to reuse.
+inline std::shared_ptr<const BackwardSchedule> backward_schedule(
+    const PeakGraph& g, const uint8_t* fw, const uint8_t* bw, const int64_t* trigger,
+    const int64_t* size, const std::vector<uint8_t>& keep_to_end, std::vector<uint8_t>& scratch) {
+  using namespace walk_detail;
+  const int64_t n = g.n;
+  uint64_t hash = 1469598103934665603ULL;
+  hash = hash_bytes(hash, fw, n);
+  hash = hash_bytes(hash, bw, n);
+  hash = hash_bytes(hash, trigger, n * sizeof(int64_t));
+  hash = hash_bytes(hash, size, n * sizeof(int64_t));
+  if (auto found = g.schedules->find(hash, n, fw, bw, trigger, size)) return found;
+
+  auto s = std::make_shared<BackwardSchedule>();
+  s->fw.assign(fw, fw + n);
+  s->bw.assign(bw, bw + n);
+  s->trigger.assign(trigger, trigger + n);
+  s->size.assign(size, size + n);
+  s->hash = hash;
+  std::vector<uint8_t>& bw_written = s->written;
+  bw_written.resize(n);
+  std::vector<uint8_t> bw_stored(n), inlined(n);
+  written(g, bw, keep_to_end.data(), scratch, bw_written);
+  for (int64_t i = 0; i < n; ++i) {
+    bw_stored[i] = bw[i] && g.fusible[i] && bw_written[i] && g.base[i] == i;
+    inlined[i] = bw[i] && g.fusible[i] && !bw_written[i];
+  }
+  std::vector<int64_t> order, when(trigger, trigger + n);
+  for (int64_t i = 0; i < n; ++i) {
+    if (bw[i]) order.push_back(i);
+  }
+  auto before = [&](int64_t a, int64_t b) {  // (key, graph index)
+    const int64_t ka = when[a] * 2 + g.backward_role[a], kb = when[b] * 2 + g.backward_role[b];
+    return ka < kb || (ka == kb && a < b);
+  };
+  counting_sort(order, [&](int64_t a) { return when[a] * 2 + g.backward_role[a]; });  // before
+  std::vector<int64_t>& group = s->group;
+  group.assign(n, -1);
+  std::vector<uint8_t>& alone = s->alone;
+  alone.assign(n, 0);
+  if (horizontal(g, fw, bw, bw_written, inlined, order, size, when, group, alone)) {
+    // The nodes that moved, merged back into the others (still in order).
+    std::vector<int64_t> stay, moved;
+    for (const int64_t i : order) (when[i] != trigger[i] ? moved : stay).push_back(i);
+    std::sort(moved.begin(), moved.end(), before);
+    std::merge(stay.begin(), stay.end(), moved.begin(), moved.end(), order.begin(), before);
+  }
+  s->length = static_cast<int64_t>(order.size());
+  std::vector<int64_t> ranked(n, -1);
+  for (size_t k = 0; k < order.size(); ++k) ranked[order[k]] = static_cast<int64_t>(k);
+  std::vector<int64_t>& time = s->time;
+  time.resize(n);
+  fused_order(g.users(), bw, g.same.data(), inlined.data(), bw_stored.data(), g.reduction.data(),
+              ranked.data(), g.max_fused_outputs, group, time.data());
+  // The backward's events happen at kernel steps: a group's members are one kernel, at its last
+  // member's time.
+  std::vector<int64_t>& step = s->step;
+  step = time;
+  std::vector<int64_t> group_time(n, -1);
+  for (int64_t i = 0; i < n; ++i) {
+    if (group[i] >= 0) group_time[group[i]] = std::max(group_time[group[i]], time[i]);
+  }
+  for (int64_t i = 0; i < n; ++i) {
+    if (group[i] >= 0) step[i] = group_time[group[i]];
+  }
+  std::vector<int64_t> bw_kernel(n);
+  s->last_use.resize(n);
+  s->phantom.resize(n);
+  kernels(g, bw, step.data(), bw_written, bw_kernel, s->phantom);
+  last_use(g, bw, bw_kernel.data(), s->last_use);
+  g.schedules->add(s);
+  return s;
+}
+
 // The walk of the plan whose phases are fw / bw (trigger: phase_split's), saving the values
 // `saved` marks, of which `away` marks those offloaded (`hold_forward`: their device copies
 // stay to the forward's end; `wait_node[k]`, `wait_before[k]`: the forward waits for the
@@ -427,52 +572,20 @@ inline WalkResult peak_walk(const PeakGraph& g, const uint8_t* fw, const uint8_t
   }
 
   // Backward: time = position in (trigger, tangent-dependent last, graph index) order, after
-  // the horizontal fusion of recomputed kernels.
-  std::vector<uint8_t> keep_to_end(n, 0), bw_written(n), bw_stored(n), inlined(n);
+  // the horizontal fusion of recomputed kernels (the schedule, shared by plans of one split).
+  std::vector<uint8_t> keep_to_end(n, 0);
   for (int64_t i = 0; i < n; ++i) {
     if (g.bwd_output[i] || g.fwd_output[i]) keep_to_end[g.base[i]] = 1;
   }
-  written(g, bw, keep_to_end.data(), scratch, bw_written);
-  for (int64_t i = 0; i < n; ++i) {
-    bw_stored[i] = bw[i] && g.fusible[i] && bw_written[i] && g.base[i] == i;
-    inlined[i] = bw[i] && g.fusible[i] && !bw_written[i];
-  }
-  std::vector<int64_t> order, when(trigger, trigger + n);
-  for (int64_t i = 0; i < n; ++i) {
-    if (bw[i]) order.push_back(i);
-  }
-  auto before = [&](int64_t a, int64_t b) {  // (key, graph index)
-    const int64_t ka = when[a] * 2 + g.backward_role[a], kb = when[b] * 2 + g.backward_role[b];
-    return ka < kb || (ka == kb && a < b);
-  };
-  counting_sort(order, [&](int64_t a) { return when[a] * 2 + g.backward_role[a]; });  // before
-  std::vector<int64_t> group(n, -1);
-  std::vector<uint8_t> alone(n, 0);
-  if (horizontal(g, fw, bw, bw_written, inlined, order, size, when, group, alone)) {
-    // The nodes that moved, merged back into the others (still in order).
-    std::vector<int64_t> stay, moved;
-    for (const int64_t i : order) (when[i] != trigger[i] ? moved : stay).push_back(i);
-    std::sort(moved.begin(), moved.end(), before);
-    std::merge(stay.begin(), stay.end(), moved.begin(), moved.end(), order.begin(), before);
-  }
-  std::vector<int64_t> ranked(n, -1);
-  for (size_t k = 0; k < order.size(); ++k) ranked[order[k]] = static_cast<int64_t>(k);
-  std::vector<int64_t>& time = r.backward.time;
-  time.resize(n);
-  fused_order(g.users(), bw, g.same.data(), inlined.data(), bw_stored.data(), g.reduction.data(),
-              ranked.data(), g.max_fused_outputs, group, time.data());
-  // The backward's events happen at kernel steps: a group's members are one kernel, at its last
-  // member's time.
-  std::vector<int64_t> step(time), group_time(n, -1);
-  for (int64_t i = 0; i < n; ++i) {
-    if (group[i] >= 0) group_time[group[i]] = std::max(group_time[group[i]], time[i]);
-  }
-  for (int64_t i = 0; i < n; ++i) {
-    if (group[i] >= 0) step[i] = group_time[group[i]];
-  }
-  std::vector<int64_t> bw_kernel(n), last_bw(n), bw_phantom(n);
-  kernels(g, bw, step.data(), bw_written, bw_kernel, bw_phantom);
-  last_use(g, bw, bw_kernel.data(), last_bw);
+  const std::shared_ptr<const BackwardSchedule> schedule =
+      backward_schedule(g, fw, bw, trigger, size, keep_to_end, scratch);
+  const std::vector<int64_t>& step = schedule->step;
+  const std::vector<int64_t>& group = schedule->group;
+  const std::vector<uint8_t>& alone = schedule->alone;
+  const std::vector<uint8_t>& bw_written = schedule->written;
+  const std::vector<int64_t>& last_bw = schedule->last_use;
+  const std::vector<int64_t>& bw_phantom = schedule->phantom;
+  r.backward.time = schedule->time;
 
   // Layout copies of inputs: made at the forward's start, handed to the backward when it
   // reads the input, freed after its last use.
@@ -513,7 +626,7 @@ inline WalkResult peak_walk(const PeakGraph& g, const uint8_t* fw, const uint8_t
     if (bw_alloc[i]) allocate(b, i, allocated_at(g, step.data(), i));
   }
   // Reloads, each at the first backward node reading it.
-  std::vector<int64_t> first(n, static_cast<int64_t>(order.size()));
+  std::vector<int64_t> first(n, schedule->length);
   for (int64_t u = 0; u < n; ++u) {
     if (!back[u]) continue;
     for (int64_t e = g.ptr[u]; e < g.ptr[u + 1]; ++e) {

@@ -213,6 +213,7 @@ def test_gaps_walked_point_by_point_give_the_starts_of_whole_walks(where):
     k_fit = next((k for k, a in enumerate(anchors) if fits(a)), len(anchors))
     gaps = [(k_fit, True)] if 0 < k_fit < len(anchors) else []
     gaps += [(k, False) for k in range(min(k_fit, len(anchors) - 1), 0, -1)][:3]
+    gaps = gaps[:1] + [g for g in gaps[1:] if g[0] != k_fit]  # the fit's gap once
     heap = [(search.bound(a), a.saved_bytes, 0, r, a) for r, a in enumerate(anchors[:k_fit])]
     heap += [(box(anchors[k - 1], anchors[k]), -1, g) for g, (k, _) in enumerate(gaps)]
     heapq.heapify(heap)

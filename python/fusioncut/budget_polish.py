@@ -96,7 +96,8 @@ def polish(front, fits, limit: int, margin: float, ceiling: float | None
 def _starts(front, fits, box, ceiling, bound, floor):
     """The frontier's points before the first that ``fits`` (all of them when none does), in
     the order of ``bound`` (the bytes saved breaking ties): the anchors, the points of the
-    first fit's gap before it, and those of the ``_GAPS`` gaps nearest to it whose
+    first fit's gap before it, and those of the gaps before that one, up to ``_GAPS`` gaps
+    counting the fit's own (each gap walked once), whose
     ``box(hi, lo)`` is below ``ceiling()`` (the caller's best step so far: every point of the
     gap between anchors ``hi`` and ``lo`` adds at least ``hi``'s seconds and peaks at least as
     high as ``lo``, so its box bounds theirs). A gap is walked one point at a time, each time
@@ -114,7 +115,8 @@ def _starts(front, fits, box, ceiling, bound, floor):
         if walked == _GAPS:
             break
         if box(anchors[k - 1], anchors[k]) < ceiling():
-            gaps.append((k, False))
+            if k != k_fit:  # the fit's own gap is walked once, up to its first fit (above)
+                gaps.append((k, False))
             walked += 1
     # Per gap, the least floor of the plans from each position of its walk on, and where
     # each plan stands in it (a point the walk yields comes from a later position than the
