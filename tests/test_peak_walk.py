@@ -81,6 +81,25 @@ def test_walk_equals_its_numpy_reference(name):
     _check(graph, plans[0], numel=graph.numel * 2, what=f"{name} doubled")
 
 
+def test_walks_sharing_a_split_equal_walks_on_a_fresh_graph():
+    # The walk keeps the backward schedules of its last splits (ScheduleCache in
+    # csrc/peak_walk.h): plans walked again, in another order, past its capacity and at
+    # other sizes, give what a walker that has seen nothing gives.
+    rng = np.random.default_rng(3)
+    graph, plans = _plans(small_gpt(2), rng)
+    plans = plans[:20]
+    sizes = (None, graph.numel * 3)
+    first = {(k, j): phase_events(graph, saved, numel)
+             for k, saved in enumerate(plans) for j, numel in enumerate(sizes)}
+    for (k, j) in sorted(first, key=lambda kj: (kj[1], -kj[0])):
+        again = phase_events(graph, plans[k], sizes[j])
+        graph.__dict__.pop("_peak_walker")  # a fresh walker, nothing kept
+        fresh = phase_events(graph, plans[k], sizes[j])
+        for got, want, other in zip(again[:2], fresh[:2], first[(k, j)][:2]):
+            _same(got, want, f"plan {k} size {j}")
+            _same(other, want, f"plan {k} size {j}, first walk")
+
+
 def _offloaded(graph, saved, rng, **how):
     """Some saved tensors of their own storage, as a plan might offload them."""
     own = saved[(graph.value[saved] == Value.TENSOR) & (graph.base[saved] == saved)
