@@ -36,12 +36,13 @@ struct BackwardSchedule {
   std::vector<int64_t> time, step, group, last_use, phantom;
 };
 
-// The schedules of the plans walked last (up to `kCapacity`, the newest first), shared by the
-// walks of one PeakGraph; a lookup compares the whole key, so a hit is the schedule a walk
-// would build.
+// The schedules of the plans walked last (up to `kCapacity` and `kMaxBytes` of them, the
+// newest always, the newest first), shared by the walks of one PeakGraph; a lookup compares
+// the whole key, so a hit is the schedule a walk would build.
 class ScheduleCache {
  public:
   static constexpr size_t kCapacity = 8;
+  static constexpr size_t kMaxBytes = size_t{32} << 20;  // as the Evaluator's walks
 
   std::shared_ptr<const BackwardSchedule> find(uint64_t hash, int64_t n, const uint8_t* fw,
                                                const uint8_t* bw, const int64_t* trigger,
@@ -62,13 +63,23 @@ class ScheduleCache {
 
   void add(std::shared_ptr<const BackwardSchedule> schedule) {
     std::lock_guard<std::mutex> lock(mutex_);
+    bytes_ += bytes_of(*schedule);
     entries_.push_front(std::move(schedule));
-    if (entries_.size() > kCapacity) entries_.pop_back();
+    while (entries_.size() > 1 && (entries_.size() > kCapacity || bytes_ > kMaxBytes)) {
+      bytes_ -= bytes_of(*entries_.back());
+      entries_.pop_back();
+    }
   }
 
  private:
+  static size_t bytes_of(const BackwardSchedule& s) {
+    const size_t n = s.bw.size();
+    return n * (4 * sizeof(uint8_t) + 7 * sizeof(int64_t));  // its eleven arrays of n
+  }
+
   std::mutex mutex_;
   std::list<std::shared_ptr<const BackwardSchedule>> entries_;
+  size_t bytes_ = 0;
 };
 
 // A hash of `bytes` bytes at `data`, folded into `h` (FNV-1a over 8-byte words).
