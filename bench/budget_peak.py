@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import copy
 import hashlib
+import itertools
 import statistics
 import time
 import warnings
@@ -83,20 +84,16 @@ def profile_step(step, device: str = "cpu") -> dict:
                      and str(e.device_type()).endswith(kind)), key=lambda e: e.start_ns())
     bw_start = min((e.start_ns() for e in events if e.name() == "CompiledFunctionBackward"),
                    default=None)
-    inside = _inside_matmuls(memory, events)
+    inside, scratch = _matmul_scratch(memory, events)
     running = peak = fw_peak = bw_peak = kept = 0
     code = code_fw = code_bw = 0
-    scratch = frame = 0
     peak_ns = None
     for e, transient in zip(memory, inside):
         backward = bw_start is not None and e.start_ns() >= bw_start
         if backward and not kept:
             kept = max(running, 1)
         running += e.nbytes()
-        if transient:
-            frame = frame + e.nbytes() if transient == 1 else e.nbytes()
-            scratch = max(scratch, frame)
-        else:
+        if not transient:
             code += e.nbytes()
         if running > peak:
             peak, peak_ns = running, e.start_ns()
@@ -117,23 +114,24 @@ def profile_step(step, device: str = "cpu") -> dict:
 MATMUL_OPS = frozenset({"aten::mm", "aten::bmm", "aten::addmm", "aten::baddbmm"})
 
 
-def _inside_matmuls(memory, events) -> list[int]:
-    """Per memory event: 0 outside the matmuls of ``MATMUL_OPS``, else 2 for the first event
-    of one matmul call whose events sum to zero (all it allocated it freed: scratch) and 1 for
-    its later events."""
+def _matmul_scratch(memory, events) -> tuple[list[bool], int]:
+    """Per memory event, whether it falls in a call of ``MATMUL_OPS`` whose events sum to
+    zero (all it allocated it freed: scratch), and the most bytes one such call held."""
     frames = sorted((e.start_ns(), e.end_ns()) for e in events if e.name() in MATMUL_OPS)
-    marks = [0] * len(memory)
-    k = 0
+    inside = [False] * len(memory)
+    scratch = k = 0
     for start, end in frames:
         while k < len(memory) and memory[k].start_ns() < start:
             k += 1
         j = k
         while j < len(memory) and memory[j].start_ns() <= end:
             j += 1
-        if j > k and sum(memory[i].nbytes() for i in range(k, j)) == 0:
-            marks[k:j] = [2] + [1] * (j - k - 1)
+        sizes = [memory[i].nbytes() for i in range(k, j)]
+        if sizes and sum(sizes) == 0:
+            inside[k:j] = [True] * len(sizes)
+            scratch = max(scratch, max(itertools.accumulate(sizes)))
         k = j
-    return marks
+    return inside, scratch
 
 
 def measured_peak(step) -> int:
